@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc - Multipath Reliable Connection.  Top-level targets:
+#
+#   make              build drivers/net/mrc/mrc.ko (against KDIR) and the tools
+#   make demo         boot a VM, load mrc, show it working (README's first command)
+#   make check        build + style + sparse + unit tests + VM selftests on 6.1
+#   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak
+#   make setup        install every Debian package needed (apt-get, idempotent)
+#   make unit         userspace unit tests of the protocol core (ASan/UBSan)
+#   make style        checkpatch.pl --strict on all sources
+#   make sparse       sparse (C=2) on the module
+#   make debug-kernel build the debug kernel once per machine (cached)
+#   make vm-shell     interactive shell in a VM with mrc.ko loaded
+#   make clean
+#
+# KDIR defaults to the headers of Debian 12's stock kernel; any other
+# built tree works: make KDIR=/path/to/linux.
+
+TOP := $(CURDIR)
+SETUP := $(TOP)/tools/setup.sh
+# Release of Debian's default kernel (linux-image-amd64), e.g. 6.1.0-57-amd64.
+STOCK_KREL = $(shell dpkg-query -W -f='$${Depends}' linux-image-amd64 2>/dev/null | \
+	sed -n 's/.*linux-image-\([^ ,]*\).*/\1/p')
+KDIR ?= /lib/modules/$(STOCK_KREL)/build
+DEBUG_KDIR = $(shell $(TOP)/tools/vm/debug-kernel.sh --print-dir)
+# The debug kernel's module is built in a copy of the sources so both
+# kernels' objects can coexist.
+DEBUG_BUILD := $(TOP)/.build/debug
+SRC_DIRS := Kbuild drivers include
+KBUILD_OPTS := W=1
+
+CHECKPATCH_FILES = $(shell find drivers include tools selftests -name '*.[ch]' ! -name '*.mod.c' | sort)
+
+all: module tools
+
+setup:
+	@$(SETUP)
+
+module: setup
+	$(MAKE) -C $(KDIR) M=$(TOP) $(KBUILD_OPTS) modules
+
+module-debug: setup debug-kernel
+	@mkdir -p $(DEBUG_BUILD)
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' \
+		--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
+		$(SRC_DIRS) $(DEBUG_BUILD)/
+	$(MAKE) -C $(DEBUG_KDIR) M=$(DEBUG_BUILD) $(KBUILD_OPTS) modules
+
+tools: setup
+
+debug-kernel: setup
+	@$(TOP)/tools/vm/debug-kernel.sh >/dev/null
+
+unit: setup
+	$(MAKE) -C selftests/unit run
+
+style: setup
+	@src=$$($(TOP)/tools/linux-src) && \
+	$$src/scripts/checkpatch.pl --strict --no-tree --terse --show-types \
+		--ignore FILE_PATH_CHANGES -f $(CHECKPATCH_FILES) && \
+		echo "checkpatch: clean"
+
+sparse: setup
+	@$(MAKE) -s -C $(KDIR) M=$(TOP) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
+	@! grep -qE '(warning|error):' $(TOP)/.sparse.log && echo "sparse: clean"
+
+check: setup
+	@$(TOP)/tools/check.sh stock
+
+check-debug: setup
+	@$(TOP)/tools/check.sh debug
+
+demo: module
+	@$(TOP)/tools/demo.sh
+
+vm-shell: module
+	$(TOP)/tools/vm/run --shell
+
+print-krel:
+	@echo $(STOCK_KREL)
+print-debug-ko:
+	@echo $(DEBUG_BUILD)/drivers/net/mrc/mrc.ko
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(MAKE) -C selftests/unit clean
+	rm -rf .build results
+
+.PHONY: all setup module module-debug tools debug-kernel unit style sparse \
+	check check-debug demo vm-shell print-krel print-debug-ko clean

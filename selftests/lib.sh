@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/lib.sh - shared helpers of the mrc selftests (source it).
+#
+# TAP: every check prints one "ok N desc" / "not ok N desc" line, with the
+# evidence of a failure as "# " comment lines below it.  End a test with
+# tap_end, which exits 1 if anything failed.  selftests/run.sh renumbers
+# the cases of all programs into one stream.
+#
+# Environment (set by tools/vm/run in the VM):
+#   MRC_TOP  the checkout     MRC_KO  path of the mrc.ko under test
+
+MRC_TOP=${MRC_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+KSFT_SKIP=4
+
+_tap_n=0
+_tap_fail=0
+
+# tap_ok DESC
+tap_ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n $*"
+}
+
+# tap_fail DESC [EVIDENCE...]: EVIDENCE lines are printed as diagnostics.
+tap_fail() {
+	local desc=$1
+	shift
+	_tap_n=$((_tap_n + 1))
+	_tap_fail=$((_tap_fail + 1))
+	echo "not ok $_tap_n $desc"
+	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/#   /'
+	return 0
+}
+
+# tap_skip DESC REASON: a skip always says why.
+tap_skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n $1 # SKIP $2"
+}
+
+# tap_diag TEXT...: a comment line.
+tap_diag() {
+	echo "# $*"
+}
+
+# check DESC CMD...: passes when CMD succeeds; its output is the evidence.
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "command: $*" "exit: $?" "$out"
+	fi
+}
+
+# check_fails DESC CMD...: passes when CMD fails.
+check_fails() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		tap_fail "$desc" "command: $*" "unexpectedly succeeded" "$out"
+	else
+		tap_ok "$desc"
+	fi
+}
+
+# check_eq DESC EXPECTED ACTUAL
+check_eq() {
+	if [ "$2" = "$3" ]; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "expected: $2" "actual:   $3"
+	fi
+}
+
+# check_match DESC REGEX TEXT: passes when TEXT matches the extended REGEX.
+check_match() {
+	if printf '%s\n' "$3" | grep -qE -- "$2"; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "expected to match: $2" "actual: $3"
+	fi
+}
+
+# tap_end: finish the test; the exit status says whether all passed.
+tap_end() {
+	echo "1..$_tap_n"
+	[ $_tap_fail = 0 ]
+	exit $?
+}
+
+# ---- module ----------------------------------------------------------------
+
+# mrc_ko: path of the module under test.
+mrc_ko() {
+	echo "${MRC_KO:-$MRC_TOP/drivers/net/mrc/mrc.ko}"
+}
+
+# mrc_load [ARGS...]: load mrc.ko unless it is loaded already.
+mrc_load() {
+	[ -d /sys/module/mrc ] && return 0
+	insmod "$(mrc_ko)" "$@"
+}
+
+# mrc_family: the address family number of the loaded module (never assumed).
+mrc_family() {
+	cat /sys/module/mrc/parameters/family
+}
+
+# uapi_define NAME: value of a #define in include/uapi/linux/mrc.h.
+uapi_define() {
+	sed -n "s/^#define[[:space:]]\+$1[[:space:]]\+\([^[:space:]]*\).*/\1/p" \
+		"$MRC_TOP/include/uapi/linux/mrc.h"
+}
+
+# dmesg_mark / dmesg_since: kernel messages printed after the mark.
+dmesg_mark() {
+	_dmesg_lines=$(dmesg | wc -l)
+}
+dmesg_since() {
+	dmesg | tail -n +"$((_dmesg_lines + 1))"
+}

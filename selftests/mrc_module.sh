@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc_module.sh - the module itself: metadata and parameters in sysfs,
+# parameter validation at load time, repeated load/unload.
+
+. "$(dirname "$0")/lib.sh"
+
+ko=$(mrc_ko)
+params=/sys/module/mrc/parameters
+
+mrc_load
+check "mrc is loaded" test -d /sys/module/mrc
+check_eq "sysfs version is the module's version" \
+	"$(modinfo -F version "$ko")" "$(cat /sys/module/mrc/version 2>&1)"
+check_match "module has license, author and description" \
+	"^GPL .+ .+$" "$(modinfo -F license "$ko") $(modinfo -F author "$ko" | head -1) $(modinfo -F description "$ko")"
+check_eq "family parameter shows the uapi default" \
+	"$(uapi_define MRC_FAMILY_DEFAULT)" "$(cat $params/family 2>&1)"
+check_eq "udp_port parameter shows the uapi default" \
+	"$(uapi_define MRC_UDP_PORT_DEFAULT)" "$(cat $params/udp_port 2>&1)"
+check_eq "parameters are read-only (0444)" "444 444" \
+	"$(stat -c %a $params/family $params/udp_port 2>&1 | xargs)"
+check_fails "writing a read-only parameter is refused" \
+	sh -c "echo 25 > $params/family"
+check_eq "family is unchanged after the refused write" \
+	"$(uapi_define MRC_FAMILY_DEFAULT)" "$(cat $params/family)"
+
+check "rmmod mrc" rmmod mrc
+check_fails "unloaded: /sys/module/mrc is gone" test -e /sys/module/mrc
+
+# Invalid parameters are refused at load time with a message naming them.
+for bad in family=0 family=-1 family=4096 udp_port=0 udp_port=65536; do
+	dmesg_mark
+	check_fails "insmod $bad is refused" insmod "$ko" "$bad"
+	check_match "the refusal of $bad is explained in the kernel log" \
+		"mrc: ${bad%%=*}=.* out of range" "$(dmesg_since)"
+	[ -d /sys/module/mrc ] && rmmod mrc
+done
+
+check "insmod with family=25 udp_port=5000" insmod "$ko" family=25 udp_port=5000
+check_eq "non-default parameters are shown" "25 5000" \
+	"$(cat $params/family $params/udp_port 2>&1 | xargs)"
+check "rmmod after non-default load" rmmod mrc
+
+# Load/unload 20 times; every cycle must leave nothing behind.
+dmesg_mark
+ok=0
+for i in $(seq 20); do
+	insmod "$ko" || break
+	[ -r $params/family ] || break
+	rmmod mrc || break
+	[ ! -e /sys/module/mrc ] || break
+	ok=$((ok + 1))
+done
+check_eq "20 load/unload cycles" 20 "$ok"
+check_eq "each cycle logged one load and one unload" "20 20" \
+	"$(dmesg_since | grep -c 'mrc: version .* loaded') $(dmesg_since | grep -c 'mrc: version .* unloaded')"
+
+mrc_load
+check "mrc is loaded again at the end" test -d /sys/module/mrc
+tap_end

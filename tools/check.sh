@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/check.sh stock|debug - the test suite behind "make check" and
+# "make check-debug".  Runs every stage even when an earlier one failed
+# (where it can), prints one TAP stream numbered across all stages, and
+# ends with the line "N passed, N failed, N skipped".
+#
+#   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
+#          checkpatch --strict, sparse C=2, userspace unit tests
+#          (ASan/UBSan), VM selftests on Debian's 6.1 kernel.
+#   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
+#          per machine), module build (W=1) against it, VM selftests on it
+#          ending with a kmemleak scan.
+#
+# Logs: results/check-<kind>/.
+
+set -uo pipefail
+
+kind=${1:-stock}
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/results/check-$kind
+rm -rf "$out"
+mkdir -p "$out"
+tap=$out/check.tap
+n=0
+
+# emit PREFIX: copy TAP from stdin, renumbered into the combined stream.
+emit() {
+	local prefix=$1 line
+	while IFS= read -r line; do
+		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ (-\ )?(.*)$ ]]; then
+			n=$((n + 1))
+			line="${BASH_REMATCH[1]} $n $prefix${BASH_REMATCH[3]}"
+		elif [[ $line =~ ^(TAP\ version|[0-9]+\.\.[0-9]+$|[0-9]+\ passed,\ [0-9]+\ failed) ]]; then
+			continue
+		elif [[ ! $line =~ ^# ]]; then
+			line="# $line"
+		fi
+		echo "$line" | tee -a "$tap"
+	done
+}
+
+# stage NAME LOG CMD...: one TAP line for CMD; its log tail on failure.
+stage() {
+	local name=$1 log=$2 rc
+	shift 2
+	"$@" >"$log" 2>&1
+	rc=$?
+	n=$((n + 1))
+	if [ $rc = 0 ]; then
+		echo "ok $n $name" | tee -a "$tap"
+	else
+		{
+			echo "not ok $n $name"
+			tail -25 "$log" | sed 's/^/#   /'
+			echo "#   (full log: ${log#"$top"/})"
+		} | tee -a "$tap"
+	fi
+	return $rc
+}
+
+# no_warnings LOG: fail if a compiler/sparse/checkpatch run warned.
+no_warnings() {
+	! grep -E '(warning|error):' "$1"
+}
+
+echo "TAP version 13" | tee "$tap"
+stage "setup: Debian packages installed" "$out/setup.log" "$top/tools/setup.sh"
+
+case $kind in
+stock)
+	if stage "build: mrc.ko against Debian's $(make -s -C "$top" print-krel)" \
+		"$out/build.log" make -C "$top" module; then
+		stage "build: no compiler warnings (W=1)" "$out/build-warnings.log" \
+			no_warnings "$out/build.log"
+		build_ok=1
+	else
+		build_ok=0
+	fi
+	stage "style: checkpatch.pl --strict clean" "$out/style.log" make -C "$top" style
+	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
+	emit "unit: " < <(make -s -C "$top" unit 2>&1 || echo "not ok 1 unit tests did not build or crashed")
+	if [ $build_ok = 1 ]; then
+		emit "" < <("$top/tools/vm/run" --kernel stock --results "$out/vm" --tests 2>&1)
+	else
+		n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
+	fi
+	;;
+debug)
+	if stage "debug kernel: built (or cached) from linux-source-6.12" \
+		"$out/debug-kernel.log" "$top/tools/vm/debug-kernel.sh"; then
+		kdir=$("$top/tools/vm/debug-kernel.sh" --print-dir)
+		if stage "build: mrc.ko against the debug kernel ($(cat "$kdir/include/config/kernel.release"))" \
+			"$out/build.log" make -C "$top" module-debug; then
+			stage "build: no compiler warnings against 6.12 (W=1)" \
+				"$out/build-warnings.log" no_warnings "$out/build.log"
+			emit "" < <("$top/tools/vm/run" --kernel debug --kmemleak \
+				--module "$(make -s -C "$top" print-debug-ko)" \
+				--results "$out/vm" --tests 2>&1)
+		else
+			n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
+		fi
+	else
+		n=$((n + 1)); echo "not ok $n vm: selftests not run, no debug kernel" | tee -a "$tap"
+	fi
+	;;
+*)
+	echo "usage: $0 stock|debug" >&2
+	exit 2 ;;
+esac
+
+echo "1..$n" | tee -a "$tap"
+"$top/tools/tap-summary" "$tap"

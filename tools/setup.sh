@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/setup.sh - install (idempotently, with apt-get) every Debian 12
+# package that building, testing and demonstrating mrc needs.  Cheap when
+# everything is present, so every make target runs it first.
+#
+# usage: tools/setup.sh [--check]   (--check: only report what is missing)
+
+set -euo pipefail
+
+pkgs=(
+	# build: the module against Debian's 6.1 and against 6.12 (debug kernel)
+	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils rsync
+	linux-headers-amd64 linux-source-6.12 sparse file
+	# VMs: Debian's stock kernel image, QEMU, busybox for the initramfs
+	linux-image-amd64 qemu-system-x86 busybox-static
+	# tools and tests inside the VM (the host root is the VM's root)
+	iproute2 ethtool iperf3 procps util-linux libcap2-bin python3
+	python3-yaml python3-jsonschema libmnl-dev pkg-config
+)
+
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null |
+	awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }')
+missing=()
+for p in "${pkgs[@]}"; do
+	grep -qx -- "$p" <<<"$installed" || missing+=("$p")
+done
+
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "${1:-}" = --check ]; then
+	echo "missing packages: ${missing[*]}"
+	exit 1
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "setup: need root to install: ${missing[*]}" >&2
+	exit 1
+fi
+echo "setup: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
