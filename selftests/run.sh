@@ -44,13 +44,13 @@ for t in "$@"; do
 	exec 3< <(exec timeout -k 5 "$timeout_s" "./$t" 2>&1)
 	pid=$!
 	while IFS= read -r line <&3; do
-		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ (-\ )?(.*)$ ]]; then
+		if [[ $line =~ ^(not\ ok|ok)(\ [0-9]+)?(\ -)?\ (.*)$ ]]; then
 			cases=$((cases + 1))
 			if [ "${BASH_REMATCH[1]}" = "not ok" ]; then
 				fails=$((fails + 1))
-				result fail "$name: ${BASH_REMATCH[3]}"
+				result fail "$name: ${BASH_REMATCH[4]}"
 			else
-				result ok "$name: ${BASH_REMATCH[3]}"
+				result ok "$name: ${BASH_REMATCH[4]}"
 			fi
 		elif [[ $line =~ ^(TAP\ version|[0-9]+\.\.[0-9]+) ]]; then
 			:

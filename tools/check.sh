@@ -29,9 +29,9 @@ n=0
 emit() {
 	local prefix=$1 line
 	while IFS= read -r line; do
-		if [[ $line =~ ^(not\ ok|ok)\ [0-9]+\ (-\ )?(.*)$ ]]; then
+		if [[ $line =~ ^(not\ ok|ok)(\ [0-9]+)?(\ -)?\ (.*)$ ]]; then
 			n=$((n + 1))
-			line="${BASH_REMATCH[1]} $n $prefix${BASH_REMATCH[3]}"
+			line="${BASH_REMATCH[1]} $n $prefix${BASH_REMATCH[4]}"
 		elif [[ $line =~ ^(TAP\ version|[0-9]+\.\.[0-9]+$|[0-9]+\ passed,\ [0-9]+\ failed) ]]; then
 			continue
 		elif [[ ! $line =~ ^# ]]; then
@@ -70,6 +70,7 @@ stage "setup: Debian packages installed" "$out/setup.log" "$top/tools/setup.sh"
 
 case $kind in
 stock)
+	stage "build: mrcctl" "$out/build-tools.log" make -C "$top" tools
 	if stage "build: mrc.ko against Debian's $(make -s -C "$top" print-krel)" \
 		"$out/build.log" make -C "$top" module; then
 		stage "build: no compiler warnings (W=1)" "$out/build-warnings.log" \
@@ -80,6 +81,8 @@ stock)
 	fi
 	stage "style: checkpatch.pl --strict clean" "$out/style.log" make -C "$top" style
 	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
+	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
+		"$out/nlspec.log" "$top/tools/nlspec.sh" check
 	emit "unit: " < <(make -s -C "$top" unit 2>&1 || echo "not ok 1 unit tests did not build or crashed")
 	if [ $build_ok = 1 ]; then
 		emit "" < <("$top/tools/vm/run" --kernel stock --results "$out/vm" --tests 2>&1)

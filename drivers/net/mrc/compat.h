@@ -10,5 +10,49 @@
 #define _MRC_COMPAT_H
 
 #include <linux/version.h>
+#include <linux/netdevice.h>
+#include <linux/netlink.h>
+#include <net/genetlink.h>
+
+/* 6.12 turned NETIF_F_NETNS_LOCAL into dev->netns_immutable. */
+static inline void mrc_netdev_set_netns_immutable(struct net_device *dev)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	dev->netns_immutable = true;
+#else
+	dev->features |= NETIF_F_NETNS_LOCAL;
+#endif
+}
+
+/* 6.2 moved a dump's parsed attributes into a struct genl_info. */
+static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return genl_dumpit_info(cb)->info.attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
+#ifndef NL_SET_ERR_MSG_FMT
+/*
+ * 6.1 has no formatted extack messages (6.2 added a buffer inside
+ * struct netlink_ext_ack).  The message must outlive the handler, up to
+ * netlink_ack(), so it is formatted into one slot of a small ring; a slot
+ * is reused only after MRC_EXTACK_SLOTS newer messages, far more than can
+ * be in flight between a handler's return and its ack.  The last byte of
+ * every slot stays NUL, so a reader never runs past it.
+ */
+#define MRC_EXTACK_SLOTS	64
+#define MRC_EXTACK_LEN		80
+const char *mrc_extack_fmt(const char *fmt, ...) __printf(1, 2);
+#define NL_SET_ERR_MSG_FMT(extack, fmt, args...) do {			\
+	struct netlink_ext_ack *__extack = (extack);			\
+									\
+	if (__extack)							\
+		__extack->_msg = mrc_extack_fmt(fmt, ##args);		\
+} while (0)
+#define MRC_NEED_EXTACK_FMT 1
+#endif
 
 #endif /* _MRC_COMPAT_H */

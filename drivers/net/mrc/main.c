@@ -54,14 +54,44 @@ static int __init mrc_init(void)
 	err = mrc_check_params();
 	if (err)
 		return err;
+	err = mrc_netns_init();
+	if (err)
+		return err;
+	err = mrc_rail_init();
+	if (err)
+		goto err_netns;
+	err = mrc_netlink_init();
+	if (err)
+		goto err_rail;
+	err = mrc_device_init();
+	if (err)
+		goto err_netlink;
+	err = mrc_af_init();
+	if (err)
+		goto err_device;
 
 	pr_info("version " MRC_VERSION " loaded (family %d, udp port %d)\n",
 		mrc_params.family, mrc_params.udp_port);
 	return 0;
+
+err_device:
+	mrc_device_exit();
+err_netlink:
+	mrc_netlink_exit();
+err_rail:
+	mrc_rail_exit();
+err_netns:
+	mrc_netns_exit();
+	return err;
 }
 
 static void __exit mrc_exit(void)
 {
+	mrc_af_exit();
+	mrc_device_exit();	/* deletes every mrc device, detaching rails */
+	mrc_netlink_exit();
+	mrc_rail_exit();
+	mrc_netns_exit();
 	pr_info("version " MRC_VERSION " unloaded\n");
 }
 

@@ -1,13 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * mrc.h - declarations shared by the files of mrc.ko.
+ * mrc.h - objects of mrc.ko and the functions the files share.
  *
- * Reading order for newcomers: main.c (module init/exit and parameters).
+ * Reading order: main.c (module init/exit), netns.c (per-namespace
+ * state), device.c (the "mrc" netdevice), rail.c (lower devices = rails),
+ * netlink.c (generic netlink family "mrc"), sysfs.c, af_mrc.c (the
+ * AF_MRC socket family).
+ *
+ * Locking strategy
+ * ================
+ * - Configuration (devices, rails, planes, tunables, the per-netns device
+ *   list) changes only under RTNL.  Netlink handlers, sysfs stores, the
+ *   rtnl_link_ops and the netdevice notifier all run under RTNL, so they
+ *   never race with each other.
+ * - The data path (later) finds rails through mrc_dev.rails[] under RCU:
+ *   a rail is unpublished with RCU_INIT_POINTER() and freed after a grace
+ *   period (call_rcu), together with its per-CPU counters.
+ * - Counters are per-CPU (u64_stats_sync), written locklessly by the CPU
+ *   that owns them and summed by readers (sysfs, netlink, ndo_get_stats64).
+ * - Socket binding uses the per-netns port table's spinlock (af_mrc.c).
+ * - Notifications are built from RCU-safe reads and sent with GFP_ATOMIC
+ *   where the caller may be atomic (IPv6 address notifier).
+ * Every struct field below says what protects it.
  */
 #ifndef _MRC_H
 #define _MRC_H
 
 #include <linux/types.h>
+#include <linux/list.h>
+#include <linux/kobject.h>
+#include <linux/netdevice.h>
+#include <linux/sizes.h>
+#include <linux/spinlock.h>
+#include <linux/u64_stats_sync.h>
 #include <uapi/linux/mrc.h>
 
 #include "compat.h"
@@ -17,8 +42,8 @@
  * struct mrc_module_params - load-time configuration of the module
  * @family: address family slot registered for AF_MRC sockets; fixed after
  *	load (parameter is read-only), so no locking is needed.
- * @udp_port: default UDP destination port given to new mrc devices; read
- *	once per device creation, fixed after load.
+ * @udp_port: default UDP destination port given to new mrc devices; fixed
+ *	after load.
  */
 struct mrc_module_params {
 	int family;
@@ -26,5 +51,172 @@ struct mrc_module_params {
 };
 
 extern struct mrc_module_params mrc_params;
+
+/* Default of the max-msg-size tunable of a new device (1 MiB). */
+#define MRC_MAX_MSG_SIZE_DEFAULT	SZ_1M
+
+/**
+ * struct mrc_stats - traffic counters (a snapshot, or one CPU's share)
+ * @tx_packets: mrc packets handed to a rail for transmission
+ * @tx_bytes: bytes of those packets
+ * @rx_packets: mrc packets received from a rail
+ * @rx_bytes: bytes of those packets
+ * @tx_dropped: packets mrc could not transmit
+ * @rx_dropped: received packets mrc dropped
+ */
+struct mrc_stats {
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 tx_dropped;
+	u64 rx_dropped;
+};
+
+/**
+ * struct mrc_pcpu_stats - one CPU's counters of a device or rail
+ * @syncp: makes 64-bit reads consistent on 32-bit hosts
+ * @tx_packets: see struct mrc_stats
+ * @tx_bytes: see struct mrc_stats
+ * @rx_packets: see struct mrc_stats
+ * @rx_bytes: see struct mrc_stats
+ * @tx_dropped: see struct mrc_stats
+ * @rx_dropped: see struct mrc_stats
+ * @queue: per hardware queue packets and bytes (rails only): first
+ *	2 * num_rx_queues entries for RX, then 2 * num_tx_queues for TX
+ *
+ * Written only by the owning CPU (with BH disabled); read by anyone.
+ */
+struct mrc_pcpu_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t tx_packets;
+	u64_stats_t tx_bytes;
+	u64_stats_t rx_packets;
+	u64_stats_t rx_bytes;
+	u64_stats_t tx_dropped;
+	u64_stats_t rx_dropped;
+	u64_stats_t queue[];
+};
+
+struct mrc_dev;
+
+/**
+ * struct mrc_rail - a lower device of an mrc device (one fabric plane)
+ * @mdev: the device the rail belongs to; constant while attached
+ * @dev: the rail's netdevice, referenced (@dev_tracker) while attached
+ * @dev_tracker: reference tracker of @dev
+ * @plane: fabric plane, unique within @mdev; written under RTNL, read
+ *	with READ_ONCE() elsewhere
+ * @admin_state: enum mrc_admin_state; written under RTNL, READ_ONCE()
+ * @oper_state: enum mrc_oper_state, derived from @admin_state and @dev's
+ *	state by mrc_rail_update_state(); written under RTNL, READ_ONCE()
+ * @num_rx_queues: RX queues counted in @stats (@dev->num_rx_queues at
+ *	attach time); constant
+ * @num_tx_queues: TX queues counted in @stats; constant
+ * @stats: per-CPU counters, freed with the rail after a grace period
+ * @kobj: /sys/class/net/<rail>/mrc_rail; its release frees the rail
+ * @rcu: deferred free
+ */
+struct mrc_rail {
+	struct mrc_dev *mdev;
+	struct net_device *dev;
+	netdevice_tracker dev_tracker;
+	u32 plane;
+	u32 admin_state;
+	u32 oper_state;
+	u32 num_rx_queues;
+	u32 num_tx_queues;
+	struct mrc_pcpu_stats __percpu *stats;
+	struct kobject kobj;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct mrc_dev - private part of an mrc netdevice ("MRC NIC")
+ * @dev: the netdevice; constant
+ * @list: entry in the namespace's device list (struct mrc_net); RTNL
+ * @rails: rails indexed by plane; written under RTNL, read under RCU
+ * @nr_rails: number of non-NULL @rails; RTNL
+ * @udp_port: UDP destination port of mrc packets; written under RTNL,
+ *	read with READ_ONCE()
+ * @max_msg_size: largest message a socket may send; written under RTNL,
+ *	read with READ_ONCE()
+ * @stats: per-CPU counters of the device as a whole
+ */
+struct mrc_dev {
+	struct net_device *dev;
+	struct list_head list;
+	struct mrc_rail __rcu *rails[MRC_MAX_RAILS];
+	u32 nr_rails;
+	u16 udp_port;
+	u32 max_msg_size;
+	struct mrc_pcpu_stats __percpu *stats;
+};
+
+/**
+ * struct mrc_net - per network namespace state
+ * @devs: the mrc devices of the namespace; written under RTNL, read
+ *	under RTNL or RCU
+ * @ports: bound AF_MRC sockets, hashed by port; @ports_lock
+ * @ports_lock: protects @ports
+ */
+struct mrc_net {
+	struct list_head devs;
+	struct hlist_head ports[256];
+	spinlock_t ports_lock; /* see above */
+};
+
+/* netns.c */
+struct mrc_net *mrc_net(const struct net *net);
+int mrc_netns_init(void);
+void mrc_netns_exit(void);
+
+/* device.c */
+extern struct rtnl_link_ops mrc_link_ops;
+bool netif_is_mrc(const struct net_device *dev);
+struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
+				     struct netlink_ext_ack *extack);
+void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st);
+void mrc_dev_update_carrier(struct mrc_dev *mdev);
+int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
+			 struct netlink_ext_ack *extack);
+int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,
+			     struct netlink_ext_ack *extack);
+int mrc_device_init(void);
+void mrc_device_exit(void);
+
+/* rail.c */
+int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
+		    int plane, u32 admin_state, struct netlink_ext_ack *extack);
+void mrc_rail_detach(struct mrc_rail *rail);
+void mrc_rail_free(struct mrc_rail *rail);
+struct mrc_rail *mrc_rail_from_dev(const struct net_device *lower);
+struct mrc_rail *mrc_rail_from_dev_rcu(const struct net_device *lower);
+int mrc_rail_set_plane(struct mrc_rail *rail, u32 plane,
+		       struct netlink_ext_ack *extack);
+void mrc_rail_set_admin_state(struct mrc_rail *rail, u32 state);
+void mrc_rail_get_stats(const struct mrc_rail *rail, struct mrc_stats *st);
+void mrc_rail_get_queue_stats(const struct mrc_rail *rail, bool tx, u32 q,
+			      u64 *packets, u64 *bytes);
+int mrc_rail_init(void);
+void mrc_rail_exit(void);
+
+/* netlink.c */
+void mrc_nl_notify_dev(struct mrc_dev *mdev, u8 cmd);
+void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp);
+int mrc_netlink_init(void);
+void mrc_netlink_exit(void);
+
+/* sysfs.c */
+extern const struct attribute_group mrc_dev_sysfs_group;
+extern const struct kobj_type mrc_rail_ktype;
+
+/* af_mrc.c */
+int mrc_af_init(void);
+void mrc_af_exit(void);
+
+/* Shared helper: sum per-CPU counters into a snapshot. */
+void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
+		    struct mrc_stats *st);
 
 #endif /* _MRC_H */

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * device.c - the "mrc" netdevice: one per MRC NIC.
+ *
+ * "ip link add mrc0 type mrc" creates one; its lower devices are the rails
+ * (rail.c), attached with "ip link set eth1 master mrc0" or mrcctl.  The
+ * device carries no IP traffic of its own: mrc packets leave through the
+ * rails.  Its carrier is on while at least one rail is usable, and its
+ * counters (ip -s link) are the sum of mrc traffic over all rails.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/etherdevice.h>
+#include <linux/if_arp.h>
+#include <linux/netdevice.h>
+#include <net/rtnetlink.h>
+
+#include "mrc.h"
+
+static const struct net_device_ops mrc_netdev_ops;
+
+/**
+ * netif_is_mrc() - is @dev an mrc device?
+ * @dev: any netdevice
+ *
+ * Return: true for devices of link kind "mrc".
+ */
+bool netif_is_mrc(const struct net_device *dev)
+{
+	return dev->netdev_ops == &mrc_netdev_ops;
+}
+
+/**
+ * mrc_stats_fold() - sum per-CPU counters
+ * @pcpu: per-CPU counters of a device or rail
+ * @st: the sum
+ */
+void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
+		    struct mrc_stats *st)
+{
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for_each_possible_cpu(cpu) {
+		const struct mrc_pcpu_stats *s = per_cpu_ptr(pcpu, cpu);
+		struct mrc_stats c;
+		unsigned int start;
+
+		do {
+			start = u64_stats_fetch_begin(&s->syncp);
+			c.tx_packets = u64_stats_read(&s->tx_packets);
+			c.tx_bytes = u64_stats_read(&s->tx_bytes);
+			c.rx_packets = u64_stats_read(&s->rx_packets);
+			c.rx_bytes = u64_stats_read(&s->rx_bytes);
+			c.tx_dropped = u64_stats_read(&s->tx_dropped);
+			c.rx_dropped = u64_stats_read(&s->rx_dropped);
+		} while (u64_stats_fetch_retry(&s->syncp, start));
+		st->tx_packets += c.tx_packets;
+		st->tx_bytes += c.tx_bytes;
+		st->rx_packets += c.rx_packets;
+		st->rx_bytes += c.rx_bytes;
+		st->tx_dropped += c.tx_dropped;
+		st->rx_dropped += c.rx_dropped;
+	}
+}
+
+/**
+ * mrc_dev_get_stats() - counters of a device (all rails together)
+ * @mdev: the device
+ * @st: filled with the counters
+ */
+void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st)
+{
+	mrc_stats_fold(mdev->stats, st);
+}
+
+/**
+ * mrc_dev_update_carrier() - carrier on iff at least one rail is usable
+ * @mdev: the device
+ *
+ * Context: RTNL.
+ */
+void mrc_dev_update_carrier(struct mrc_dev *mdev)
+{
+	bool up = false;
+	int plane;
+
+	ASSERT_RTNL();
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		struct mrc_rail *rail = rtnl_dereference(mdev->rails[plane]);
+
+		if (rail && rail->oper_state == MRC_OPER_STATE_UP) {
+			up = true;
+			break;
+		}
+	}
+	if (up && !netif_carrier_ok(mdev->dev))
+		netif_carrier_on(mdev->dev);
+	else if (!up && netif_carrier_ok(mdev->dev))
+		netif_carrier_off(mdev->dev);
+}
+
+/**
+ * mrc_dev_get_by_index() - find an mrc device of a namespace by ifindex
+ * @net: the namespace
+ * @ifindex: the ifindex
+ * @extack: where to explain a failure
+ *
+ * Context: RTNL.
+ * Return: the device, or an ERR_PTR (-ENODEV) with an extack message.
+ */
+struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
+				     struct netlink_ext_ack *extack)
+{
+	struct net_device *dev;
+
+	ASSERT_RTNL();
+	dev = __dev_get_by_index(net, ifindex);
+	if (!dev) {
+		NL_SET_ERR_MSG_FMT(extack, "no device with ifindex %d", ifindex);
+		return ERR_PTR(-ENODEV);
+	}
+	if (!netif_is_mrc(dev)) {
+		NL_SET_ERR_MSG_FMT(extack, "%s is not an mrc device", dev->name);
+		return ERR_PTR(-ENODEV);
+	}
+	return netdev_priv(dev);
+}
+
+/**
+ * mrc_dev_set_udp_port() - change the UDP port of a device's packets
+ * @mdev: the device
+ * @port: the new port, 1..65535
+ * @extack: where to explain a failure
+ *
+ * Context: RTNL.
+ * Return: 0 or -EINVAL.
+ */
+int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
+			 struct netlink_ext_ack *extack)
+{
+	ASSERT_RTNL();
+	if (port < 1 || port > 65535) {
+		NL_SET_ERR_MSG_FMT(extack, "udp-port %u out of range 1..65535", port);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->udp_port, port);
+	return 0;
+}
+
+/**
+ * mrc_dev_set_max_msg_size() - change the largest message size
+ * @mdev: the device
+ * @size: the new limit, 1..MRC_MAX_MSG_SIZE_LIMIT bytes
+ * @extack: where to explain a failure
+ *
+ * Context: RTNL.
+ * Return: 0 or -EINVAL.
+ */
+int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,
+			     struct netlink_ext_ack *extack)
+{
+	ASSERT_RTNL();
+	if (size < 1 || size > MRC_MAX_MSG_SIZE_LIMIT) {
+		NL_SET_ERR_MSG_FMT(extack, "max-msg-size %u out of range 1..%u",
+				   size, MRC_MAX_MSG_SIZE_LIMIT);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->max_msg_size, size);
+	return 0;
+}
+
+static int mrc_ndo_init(struct net_device *dev)
+{
+	struct mrc_dev *mdev = netdev_priv(dev);
+	int cpu;
+
+	INIT_LIST_HEAD(&mdev->list);
+	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
+	if (!mdev->stats)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(mdev->stats, cpu)->syncp);
+	return 0;
+}
+
+/* Unregistration, for whatever reason (ip link del, namespace exit,
+ * rmmod): detach every rail, then forget the device.
+ */
+static void mrc_ndo_uninit(struct net_device *dev)
+{
+	struct mrc_dev *mdev = netdev_priv(dev);
+	int plane;
+
+	ASSERT_RTNL();
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		struct mrc_rail *rail = rtnl_dereference(mdev->rails[plane]);
+
+		if (rail)
+			mrc_rail_detach(rail);
+	}
+	/* Only a device that completed registration is on the list. */
+	if (!list_empty(&mdev->list)) {
+		mrc_nl_notify_dev(mdev, MRC_CMD_DEV_DEL_NTF);
+		list_del_rcu(&mdev->list);
+	}
+}
+
+static void mrc_dev_destructor(struct net_device *dev)
+{
+	struct mrc_dev *mdev = netdev_priv(dev);
+
+	free_percpu(mdev->stats);
+}
+
+/* The device has no IP traffic of its own; whatever the stack hands it
+ * (nothing, normally: it has no link layer and no addresses) is dropped
+ * and counted.
+ */
+static netdev_tx_t mrc_ndo_start_xmit(struct sk_buff *skb,
+				      struct net_device *dev)
+{
+	struct mrc_dev *mdev = netdev_priv(dev);
+	struct mrc_pcpu_stats *s;
+
+	s = this_cpu_ptr(mdev->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->tx_dropped);
+	u64_stats_update_end(&s->syncp);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static void mrc_ndo_get_stats64(struct net_device *dev,
+				struct rtnl_link_stats64 *stats)
+{
+	struct mrc_dev *mdev = netdev_priv(dev);
+	struct mrc_stats st;
+
+	mrc_dev_get_stats(mdev, &st);
+	stats->tx_packets = st.tx_packets;
+	stats->tx_bytes = st.tx_bytes;
+	stats->rx_packets = st.rx_packets;
+	stats->rx_bytes = st.rx_bytes;
+	stats->tx_dropped = st.tx_dropped;
+	stats->rx_dropped = st.rx_dropped;
+}
+
+static int mrc_ndo_add_slave(struct net_device *dev, struct net_device *lower,
+			     struct netlink_ext_ack *extack)
+{
+	return mrc_rail_attach(netdev_priv(dev), lower, -1, MRC_ADMIN_STATE_UP,
+			       extack);
+}
+
+static int mrc_ndo_del_slave(struct net_device *dev, struct net_device *lower)
+{
+	struct mrc_rail *rail = mrc_rail_from_dev(lower);
+
+	if (!rail || rail->mdev != netdev_priv(dev))
+		return -EINVAL;
+	mrc_rail_detach(rail);
+	return 0;
+}
+
+static const struct net_device_ops mrc_netdev_ops = {
+	.ndo_init = mrc_ndo_init,
+	.ndo_uninit = mrc_ndo_uninit,
+	.ndo_start_xmit = mrc_ndo_start_xmit,
+	.ndo_get_stats64 = mrc_ndo_get_stats64,
+	.ndo_add_slave = mrc_ndo_add_slave,
+	.ndo_del_slave = mrc_ndo_del_slave,
+};
+
+static void mrc_dev_setup(struct net_device *dev)
+{
+	/* No link layer of its own (ARPHRD_VOID keeps IPv6 autoconf away). */
+	dev->type = ARPHRD_VOID;
+	dev->flags = IFF_NOARP;
+	dev->hard_header_len = 0;
+	dev->addr_len = 0;
+	dev->mtu = ETH_DATA_LEN;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU;
+	dev->priv_flags |= IFF_NO_QUEUE;
+	dev->netdev_ops = &mrc_netdev_ops;
+	dev->needs_free_netdev = true;
+	dev->priv_destructor = mrc_dev_destructor;
+	dev->sysfs_groups[0] = &mrc_dev_sysfs_group;
+	/* Rails must stay in the device's namespace: the device stays too. */
+	mrc_netdev_set_netns_immutable(dev);
+}
+
+static int mrc_newlink(struct net *src_net, struct net_device *dev,
+		       struct nlattr *tb[], struct nlattr *data[],
+		       struct netlink_ext_ack *extack)
+{
+	struct mrc_dev *mdev = netdev_priv(dev);
+	int err;
+
+	mdev->dev = dev;
+	mdev->udp_port = mrc_params.udp_port;
+	mdev->max_msg_size = MRC_MAX_MSG_SIZE_DEFAULT;
+	netif_carrier_off(dev);
+
+	err = register_netdevice(dev);
+	if (err)
+		return err;
+	list_add_tail_rcu(&mdev->list, &mrc_net(dev_net(dev))->devs);
+	mrc_nl_notify_dev(mdev, MRC_CMD_DEV_ADD_NTF);
+	return 0;
+}
+
+struct rtnl_link_ops mrc_link_ops __read_mostly = {
+	.kind = "mrc",
+	.priv_size = sizeof(struct mrc_dev),
+	.setup = mrc_dev_setup,
+	.newlink = mrc_newlink,
+};
+
+/**
+ * mrc_device_init() - register link kind "mrc"
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_device_init(void)
+{
+	return rtnl_link_register(&mrc_link_ops);
+}
+
+/**
+ * mrc_device_exit() - unregister link kind "mrc", deleting every device
+ */
+void mrc_device_exit(void)
+{
+	rtnl_link_unregister(&mrc_link_ops);
+}

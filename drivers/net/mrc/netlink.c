@@ -1,0 +1,671 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * netlink.c - the generic netlink family "mrc".
+ *
+ * The family is specified in Documentation/netlink/specs/mrc.yaml; the
+ * uapi enums are generated from it and the policies below are checked
+ * against it by the selftests (CTRL_CMD_GETPOLICY).  Configuration needs
+ * CAP_NET_ADMIN in the namespace's user namespace (GENL_UNS_ADMIN_PERM);
+ * gets and dumps are open to everyone and see only their namespace.
+ * Changes are announced on the multicast group "events".
+ *
+ * Handlers take RTNL: it protects every object they touch.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inetdevice.h>
+#include <linux/rtnetlink.h>
+#include <net/addrconf.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+
+#include "mrc.h"
+
+enum mrc_nl_groups {
+	MRC_NLGRP_EVENTS,
+};
+
+static const struct genl_multicast_group mrc_nl_mcgrps[] = {
+	[MRC_NLGRP_EVENTS] = { .name = MRC_MCGRP_EVENTS },
+};
+
+static struct genl_family mrc_genl_family;
+
+/* ---- message builders ---------------------------------------------------- */
+
+static int mrc_nl_put_stats(struct sk_buff *skb, int type,
+			    const struct mrc_stats *st)
+{
+	struct nlattr *nest = nla_nest_start(skb, type);
+
+	if (!nest ||
+	    nla_put_u64_64bit(skb, MRC_A_STATS_TX_PACKETS, st->tx_packets, MRC_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_STATS_TX_BYTES, st->tx_bytes, MRC_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_PACKETS, st->rx_packets, MRC_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_BYTES, st->rx_bytes, MRC_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_STATS_TX_DROPPED, st->tx_dropped, MRC_A_STATS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_DROPPED, st->rx_dropped, MRC_A_STATS_PAD))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int mrc_nl_put_queues(struct sk_buff *skb, const struct mrc_rail *rail,
+			     bool tx)
+{
+	u32 n = tx ? min(rail->dev->real_num_tx_queues, rail->num_tx_queues) :
+		     min(rail->dev->real_num_rx_queues, rail->num_rx_queues);
+	u32 q;
+
+	for (q = 0; q < n; q++) {
+		struct nlattr *nest;
+		u64 packets, bytes;
+
+		mrc_rail_get_queue_stats(rail, tx, q, &packets, &bytes);
+		nest = nla_nest_start(skb, MRC_A_RAIL_QUEUE);
+		if (!nest ||
+		    nla_put_u32(skb, MRC_A_QUEUE_TYPE,
+				tx ? MRC_QUEUE_TYPE_TX : MRC_QUEUE_TYPE_RX) ||
+		    nla_put_u32(skb, MRC_A_QUEUE_ID, q) ||
+		    nla_put_u64_64bit(skb, MRC_A_QUEUE_PACKETS, packets, MRC_A_QUEUE_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_A_QUEUE_BYTES, bytes, MRC_A_QUEUE_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/* The rail's IP addresses; RCU-safe (the IPv6 notifier may be atomic). */
+static int mrc_nl_put_addrs(struct sk_buff *skb, const struct net_device *dev)
+{
+	const struct in_device *in_dev;
+	const struct in_ifaddr *ifa;
+	int err = 0;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(dev);
+	if (in_dev) {
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			err = nla_put_in_addr(skb, MRC_A_RAIL_IPV4, ifa->ifa_local);
+			if (err)
+				goto out;
+		}
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		const struct inet6_ifaddr *ifa6;
+		struct inet6_dev *idev = __in6_dev_get(dev);
+
+		if (idev) {
+			list_for_each_entry_rcu(ifa6, &idev->addr_list, if_list) {
+				err = nla_put_in6_addr(skb, MRC_A_RAIL_IPV6, &ifa6->addr);
+				if (err)
+					goto out;
+			}
+		}
+	}
+#endif
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+/* A rail as described by rail-get. Context: RTNL or RCU. */
+static int mrc_nl_fill_rail(struct sk_buff *skb, const struct mrc_rail *rail,
+			    u8 cmd, u32 portid, u32 seq, int flags)
+{
+	const struct net_device *dev = rail->dev;
+	struct mrc_stats st;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	mrc_rail_get_stats(rail, &st);
+	if (nla_put_u32(skb, MRC_A_RAIL_DEV_IFINDEX, rail->mdev->dev->ifindex) ||
+	    nla_put_u32(skb, MRC_A_RAIL_IFINDEX, dev->ifindex) ||
+	    nla_put_string(skb, MRC_A_RAIL_NAME, dev->name) ||
+	    nla_put_u32(skb, MRC_A_RAIL_PLANE, READ_ONCE(rail->plane)) ||
+	    nla_put_u32(skb, MRC_A_RAIL_ADMIN_STATE, READ_ONCE(rail->admin_state)) ||
+	    nla_put_u32(skb, MRC_A_RAIL_OPER_STATE, READ_ONCE(rail->oper_state)) ||
+	    nla_put_u32(skb, MRC_A_RAIL_MTU, READ_ONCE(dev->mtu)) ||
+	    mrc_nl_put_addrs(skb, dev) ||
+	    nla_put_u32(skb, MRC_A_RAIL_TX_QUEUES, dev->real_num_tx_queues) ||
+	    nla_put_u32(skb, MRC_A_RAIL_RX_QUEUES, dev->real_num_rx_queues) ||
+	    mrc_nl_put_stats(skb, MRC_A_RAIL_STATS, &st) ||
+	    mrc_nl_put_queues(skb, rail, false) ||
+	    mrc_nl_put_queues(skb, rail, true)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* A device as described by dev-get. Context: RTNL or RCU. */
+static int mrc_nl_fill_dev(struct sk_buff *skb, const struct mrc_dev *mdev,
+			   u8 cmd, u32 portid, u32 seq, int flags)
+{
+	struct mrc_stats st;
+	struct nlattr *nest;
+	void *hdr;
+	int plane;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_DEV_IFINDEX, mdev->dev->ifindex) ||
+	    nla_put_string(skb, MRC_A_DEV_NAME, mdev->dev->name) ||
+	    nla_put_string(skb, MRC_A_DEV_VERSION, MRC_VERSION) ||
+	    nla_put_u32(skb, MRC_A_DEV_FAMILY, mrc_params.family) ||
+	    nla_put_u16(skb, MRC_A_DEV_UDP_PORT, READ_ONCE(mdev->udp_port)) ||
+	    nla_put_u32(skb, MRC_A_DEV_MAX_MSG_SIZE, READ_ONCE(mdev->max_msg_size)))
+		goto cancel;
+
+	rcu_read_lock();
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		const struct mrc_rail *rail = rcu_dereference(mdev->rails[plane]);
+
+		if (!rail)
+			continue;
+		nest = nla_nest_start(skb, MRC_A_DEV_RAIL);
+		if (!nest ||
+		    nla_put_u32(skb, MRC_A_RAIL_IFINDEX, rail->dev->ifindex) ||
+		    nla_put_string(skb, MRC_A_RAIL_NAME, rail->dev->name) ||
+		    nla_put_u32(skb, MRC_A_RAIL_PLANE, READ_ONCE(rail->plane)) ||
+		    nla_put_u32(skb, MRC_A_RAIL_ADMIN_STATE, READ_ONCE(rail->admin_state)) ||
+		    nla_put_u32(skb, MRC_A_RAIL_OPER_STATE, READ_ONCE(rail->oper_state))) {
+			rcu_read_unlock();
+			goto cancel;
+		}
+		nla_nest_end(skb, nest);
+	}
+	rcu_read_unlock();
+
+	mrc_dev_get_stats(mdev, &st);
+	if (mrc_nl_put_stats(skb, MRC_A_DEV_STATS, &st))
+		goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/* ---- notifications --------------------------------------------------------- */
+
+/**
+ * mrc_nl_notify_dev() - announce a device change on the "events" group
+ * @mdev: the device
+ * @cmd: MRC_CMD_DEV_ADD_NTF, MRC_CMD_DEV_DEL_NTF or MRC_CMD_DEV_CHANGE_NTF
+ *
+ * Context: process context (RTNL).
+ */
+void mrc_nl_notify_dev(struct mrc_dev *mdev, u8 cmd)
+{
+	struct net *net = dev_net(mdev->dev);
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (mrc_nl_fill_dev(skb, mdev, cmd, 0, 0, 0)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
+				GFP_KERNEL);
+}
+
+/**
+ * mrc_nl_notify_rail() - announce a rail change on the "events" group
+ * @rail: the rail
+ * @cmd: MRC_CMD_RAIL_ADD_NTF, MRC_CMD_RAIL_DEL_NTF or MRC_CMD_RAIL_CHANGE_NTF
+ * @gfp: allocation flags (GFP_ATOMIC from atomic notifiers)
+ *
+ * Context: RTNL, or rcu_read_lock() with @gfp atomic.
+ */
+void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp)
+{
+	struct net *net = dev_net(rail->dev);
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, gfp);
+	if (!skb)
+		return;
+	if (mrc_nl_fill_rail(skb, rail, cmd, 0, 0, 0)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
+				gfp);
+}
+
+/* ---- device operations ----------------------------------------------------- */
+
+static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_IFINDEX))
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	rtnl_lock();
+	mdev = mrc_dev_get_by_index(genl_info_net(info),
+				    nla_get_u32(info->attrs[MRC_A_DEV_IFINDEX]),
+				    info->extack);
+	if (IS_ERR(mdev)) {
+		NL_SET_BAD_ATTR(info->extack, info->attrs[MRC_A_DEV_IFINDEX]);
+		err = PTR_ERR(mdev);
+	} else {
+		err = mrc_nl_fill_dev(msg, mdev, MRC_CMD_DEV_GET, info->snd_portid,
+				      info->snd_seq, 0);
+	}
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb)
+{
+	struct mrc_net *mn = mrc_net(sock_net(skb->sk));
+	long idx = 0, start = cb->args[0];
+	struct mrc_dev *mdev;
+	int err = 0;
+
+	rtnl_lock();
+	list_for_each_entry(mdev, &mn->devs, list) {
+		if (idx++ < start)
+			continue;
+		err = mrc_nl_fill_dev(skb, mdev, MRC_CMD_DEV_GET,
+				      NETLINK_CB(cb->skb).portid,
+				      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err) {
+			idx--;
+			break;
+		}
+	}
+	rtnl_unlock();
+	cb->args[0] = idx;
+	/* A device too big for an empty message would loop forever. */
+	if (err && !skb->len)
+		return err;
+	return skb->len;
+}
+
+static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct mrc_dev *mdev;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_IFINDEX))
+		return -EINVAL;
+	if (!tb[MRC_A_DEV_UDP_PORT] && !tb[MRC_A_DEV_MAX_MSG_SIZE]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to change: give udp-port or max-msg-size");
+		return -EINVAL;
+	}
+
+	rtnl_lock();
+	mdev = mrc_dev_get_by_index(genl_info_net(info),
+				    nla_get_u32(tb[MRC_A_DEV_IFINDEX]), info->extack);
+	if (IS_ERR(mdev)) {
+		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_IFINDEX]);
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	if (tb[MRC_A_DEV_UDP_PORT]) {
+		err = mrc_dev_set_udp_port(mdev, nla_get_u16(tb[MRC_A_DEV_UDP_PORT]),
+					   info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_UDP_PORT]);
+			goto out;
+		}
+	}
+	if (tb[MRC_A_DEV_MAX_MSG_SIZE]) {
+		err = mrc_dev_set_max_msg_size(mdev,
+					       nla_get_u32(tb[MRC_A_DEV_MAX_MSG_SIZE]),
+					       info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_MAX_MSG_SIZE]);
+			goto out;
+		}
+	}
+	mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+/* ---- rail operations -------------------------------------------------------- */
+
+/* The rail an ifindex attribute names. Context: RTNL. */
+static struct mrc_rail *mrc_nl_get_rail(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[MRC_A_RAIL_IFINDEX];
+	struct net_device *dev;
+	struct mrc_rail *rail;
+
+	dev = __dev_get_by_index(genl_info_net(info), nla_get_u32(attr));
+	if (!dev) {
+		NL_SET_ERR_MSG_FMT(info->extack, "no device with ifindex %u",
+				   nla_get_u32(attr));
+		NL_SET_BAD_ATTR(info->extack, attr);
+		return ERR_PTR(-ENODEV);
+	}
+	rail = mrc_rail_from_dev(dev);
+	if (!rail) {
+		NL_SET_ERR_MSG_FMT(info->extack, "%s is not a rail of any mrc device",
+				   dev->name);
+		NL_SET_BAD_ATTR(info->extack, attr);
+		return ERR_PTR(-ENOENT);
+	}
+	return rail;
+}
+
+static int mrc_nl_rail_add_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct net *net = genl_info_net(info);
+	u32 admin = MRC_ADMIN_STATE_UP;
+	struct net_device *lower;
+	struct mrc_rail *rail;
+	struct mrc_dev *mdev;
+	struct sk_buff *msg;
+	int plane = -1;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_DEV_IFINDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+		return -EINVAL;
+	if (tb[MRC_A_RAIL_PLANE])
+		plane = nla_get_u32(tb[MRC_A_RAIL_PLANE]);
+	if (tb[MRC_A_RAIL_ADMIN_STATE])
+		admin = nla_get_u32(tb[MRC_A_RAIL_ADMIN_STATE]);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	rtnl_lock();
+	mdev = mrc_dev_get_by_index(net, nla_get_u32(tb[MRC_A_RAIL_DEV_IFINDEX]),
+				    info->extack);
+	if (IS_ERR(mdev)) {
+		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_RAIL_DEV_IFINDEX]);
+		err = PTR_ERR(mdev);
+		goto out;
+	}
+	lower = __dev_get_by_index(net, nla_get_u32(tb[MRC_A_RAIL_IFINDEX]));
+	if (!lower) {
+		NL_SET_ERR_MSG_FMT(info->extack, "no device with ifindex %u",
+				   nla_get_u32(tb[MRC_A_RAIL_IFINDEX]));
+		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_RAIL_IFINDEX]);
+		err = -ENODEV;
+		goto out;
+	}
+	err = mrc_rail_attach(mdev, lower, plane, admin, info->extack);
+	if (err)
+		goto out;
+	rail = mrc_rail_from_dev(lower);
+	err = mrc_nl_fill_rail(msg, rail, MRC_CMD_RAIL_ADD, info->snd_portid,
+			       info->snd_seq, 0);
+out:
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int mrc_nl_rail_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_rail *rail;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+		return -EINVAL;
+	rtnl_lock();
+	rail = mrc_nl_get_rail(info);
+	if (IS_ERR(rail))
+		err = PTR_ERR(rail);
+	else
+		mrc_rail_detach(rail);
+	rtnl_unlock();
+	return err;
+}
+
+static int mrc_nl_rail_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct mrc_rail *rail;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+		return -EINVAL;
+	if (!tb[MRC_A_RAIL_PLANE] && !tb[MRC_A_RAIL_ADMIN_STATE]) {
+		NL_SET_ERR_MSG(info->extack, "nothing to change: give plane or admin-state");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	rail = mrc_nl_get_rail(info);
+	if (IS_ERR(rail)) {
+		err = PTR_ERR(rail);
+		goto out;
+	}
+	if (tb[MRC_A_RAIL_PLANE]) {
+		err = mrc_rail_set_plane(rail, nla_get_u32(tb[MRC_A_RAIL_PLANE]),
+					 info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_RAIL_PLANE]);
+			goto out;
+		}
+	}
+	if (tb[MRC_A_RAIL_ADMIN_STATE])
+		mrc_rail_set_admin_state(rail, nla_get_u32(tb[MRC_A_RAIL_ADMIN_STATE]));
+	mrc_nl_notify_rail(rail, MRC_CMD_RAIL_CHANGE_NTF, GFP_KERNEL);
+	mrc_nl_notify_dev(rail->mdev, MRC_CMD_DEV_CHANGE_NTF);
+out:
+	rtnl_unlock();
+	return err;
+}
+
+static int mrc_nl_rail_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_rail *rail;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rtnl_lock();
+	rail = mrc_nl_get_rail(info);
+	if (IS_ERR(rail))
+		err = PTR_ERR(rail);
+	else
+		err = mrc_nl_fill_rail(msg, rail, MRC_CMD_RAIL_GET, info->snd_portid,
+				       info->snd_seq, 0);
+	rtnl_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int mrc_nl_rail_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct nlattr *filter = mrc_genl_dump_attrs(cb)[MRC_A_RAIL_DEV_IFINDEX];
+	struct net *net = sock_net(skb->sk);
+	long idx = 0, start = cb->args[0];
+	struct mrc_dev *mdev;
+	int plane, err = 0;
+
+	rtnl_lock();
+	if (filter) {
+		mdev = mrc_dev_get_by_index(net, nla_get_u32(filter), cb->extack);
+		if (IS_ERR(mdev)) {
+			err = PTR_ERR(mdev);
+			goto out;
+		}
+	}
+	/* idx counts rails across all devices, in device then plane order. */
+	list_for_each_entry(mdev, &mrc_net(net)->devs, list) {
+		if (filter && mdev->dev->ifindex != nla_get_u32(filter))
+			continue;
+		for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+			struct mrc_rail *rail = rtnl_dereference(mdev->rails[plane]);
+
+			if (!rail || idx++ < start)
+				continue;
+			err = mrc_nl_fill_rail(skb, rail, MRC_CMD_RAIL_GET,
+					       NETLINK_CB(cb->skb).portid,
+					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+			if (err) {
+				idx--;
+				goto done;
+			}
+		}
+	}
+done:
+	cb->args[0] = idx;
+	if (err && skb->len)
+		err = 0;
+out:
+	rtnl_unlock();
+	return err ?: skb->len;
+}
+
+/* ---- policies (must match Documentation/netlink/specs/mrc.yaml) ------------- */
+
+static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_IFINDEX + 1] = {
+	[MRC_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static struct netlink_range_validation mrc_max_msg_size_range __ro_after_init = {
+	.min = 1,
+	.max = MRC_MAX_MSG_SIZE_LIMIT,
+};
+
+static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_MAX_MSG_SIZE + 1] = {
+	[MRC_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_DEV_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[MRC_A_DEV_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_max_msg_size_range),
+};
+
+static const struct nla_policy mrc_rail_add_nl_policy[MRC_A_RAIL_ADMIN_STATE + 1] = {
+	[MRC_A_RAIL_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_RAIL_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_RAIL_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANE),
+	[MRC_A_RAIL_ADMIN_STATE] = NLA_POLICY_MAX(NLA_U32, MRC_ADMIN_STATE_UP),
+};
+
+static const struct nla_policy mrc_rail_del_nl_policy[MRC_A_RAIL_IFINDEX + 1] = {
+	[MRC_A_RAIL_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy mrc_rail_set_nl_policy[MRC_A_RAIL_ADMIN_STATE + 1] = {
+	[MRC_A_RAIL_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_RAIL_PLANE] = NLA_POLICY_MAX(NLA_U32, MRC_MAX_PLANE),
+	[MRC_A_RAIL_ADMIN_STATE] = NLA_POLICY_MAX(NLA_U32, MRC_ADMIN_STATE_UP),
+};
+
+/* One policy serves do (ifindex) and dump (dev-ifindex) on 6.1's genl_ops. */
+static const struct nla_policy mrc_rail_get_nl_policy[MRC_A_RAIL_IFINDEX + 1] = {
+	[MRC_A_RAIL_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_RAIL_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct genl_ops mrc_nl_ops[] = {
+	{
+		.cmd = MRC_CMD_DEV_GET,
+		.doit = mrc_nl_dev_get_doit,
+		.dumpit = mrc_nl_dev_get_dumpit,
+		.policy = mrc_dev_get_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_dev_get_nl_policy) - 1,
+	},
+	{
+		.cmd = MRC_CMD_DEV_SET,
+		.doit = mrc_nl_dev_set_doit,
+		.policy = mrc_dev_set_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_dev_set_nl_policy) - 1,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_RAIL_ADD,
+		.doit = mrc_nl_rail_add_doit,
+		.policy = mrc_rail_add_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_rail_add_nl_policy) - 1,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_RAIL_DEL,
+		.doit = mrc_nl_rail_del_doit,
+		.policy = mrc_rail_del_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_rail_del_nl_policy) - 1,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_RAIL_SET,
+		.doit = mrc_nl_rail_set_doit,
+		.policy = mrc_rail_set_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_rail_set_nl_policy) - 1,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = MRC_CMD_RAIL_GET,
+		.doit = mrc_nl_rail_get_doit,
+		.dumpit = mrc_nl_rail_get_dumpit,
+		.policy = mrc_rail_get_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_rail_get_nl_policy) - 1,
+	},
+};
+
+static struct genl_family mrc_genl_family __ro_after_init = {
+	.name = MRC_FAMILY_NAME,
+	.version = MRC_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = mrc_nl_ops,
+	.n_ops = ARRAY_SIZE(mrc_nl_ops),
+	.resv_start_op = MRC_CMD_RAIL_GET + 1,
+	.mcgrps = mrc_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(mrc_nl_mcgrps),
+};
+
+/**
+ * mrc_netlink_init() - register the generic netlink family
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_netlink_init(void)
+{
+	return genl_register_family(&mrc_genl_family);
+}
+
+/**
+ * mrc_netlink_exit() - unregister the generic netlink family
+ */
+void mrc_netlink_exit(void)
+{
+	genl_unregister_family(&mrc_genl_family);
+}

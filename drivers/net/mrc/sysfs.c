@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs.c - one value per file, bonding style.
+ *
+ *   /sys/class/net/<mrc dev>/mrc/   tunables and counters of a device
+ *   /sys/class/net/<rail>/mrc_rail/ plane, states and counters of a rail
+ *
+ * Values come from the same functions as the netlink replies, so both
+ * always agree.  Writes need CAP_NET_ADMIN in the device's namespace and
+ * take RTNL (with rtnl_trylock()/restart_syscall() so a store never
+ * deadlocks against an unregistration waiting for it); junk is -EINVAL.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/capability.h>
+#include <linux/kernel.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/sysfs.h>
+
+#include "mrc.h"
+
+static const char * const mrc_admin_state_names[] = {
+	[MRC_ADMIN_STATE_DOWN] = "down",
+	[MRC_ADMIN_STATE_UP] = "up",
+};
+
+static const char * const mrc_oper_state_names[] = {
+	[MRC_OPER_STATE_UP] = "up",
+	[MRC_OPER_STATE_ADMIN_DOWN] = "admin-down",
+	[MRC_OPER_STATE_DEV_DOWN] = "dev-down",
+	[MRC_OPER_STATE_NO_CARRIER] = "no-carrier",
+};
+
+static bool mrc_sysfs_may_write(struct net *net)
+{
+	return ns_capable(net->user_ns, CAP_NET_ADMIN);
+}
+
+/* ---- the device: /sys/class/net/<dev>/mrc/ -------------------------------- */
+
+static struct mrc_dev *mrc_sysfs_dev(struct device *d)
+{
+	return netdev_priv(to_net_dev(d));
+}
+
+static ssize_t family_show(struct device *d, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%d\n", mrc_params.family);
+}
+static DEVICE_ATTR_RO(family);
+
+static ssize_t udp_port_show(struct device *d, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(mrc_sysfs_dev(d)->udp_port));
+}
+
+static ssize_t udp_port_store(struct device *d, struct device_attribute *attr,
+			      const char *buf, size_t len)
+{
+	struct mrc_dev *mdev = mrc_sysfs_dev(d);
+	u32 val;
+	int err;
+
+	if (!mrc_sysfs_may_write(dev_net(mdev->dev)))
+		return -EPERM;
+	if (kstrtou32(buf, 0, &val))
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = mrc_dev_set_udp_port(mdev, val, NULL);
+	if (!err)
+		mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
+	rtnl_unlock();
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(udp_port);
+
+static ssize_t max_msg_size_show(struct device *d, struct device_attribute *attr,
+				 char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(mrc_sysfs_dev(d)->max_msg_size));
+}
+
+static ssize_t max_msg_size_store(struct device *d, struct device_attribute *attr,
+				  const char *buf, size_t len)
+{
+	struct mrc_dev *mdev = mrc_sysfs_dev(d);
+	u32 val;
+	int err;
+
+	if (!mrc_sysfs_may_write(dev_net(mdev->dev)))
+		return -EPERM;
+	if (kstrtou32(buf, 0, &val))
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = mrc_dev_set_max_msg_size(mdev, val, NULL);
+	if (!err)
+		mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
+	rtnl_unlock();
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(max_msg_size);
+
+/* The rails in plane order, e.g. "eth1 eth2". */
+static ssize_t rails_show(struct device *d, struct device_attribute *attr,
+			  char *buf)
+{
+	struct mrc_dev *mdev = mrc_sysfs_dev(d);
+	int plane, len = 0;
+
+	rcu_read_lock();
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		struct mrc_rail *rail = rcu_dereference(mdev->rails[plane]);
+
+		if (rail)
+			len += sysfs_emit_at(buf, len, "%s%s", len ? " " : "",
+					     rail->dev->name);
+	}
+	rcu_read_unlock();
+	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+static DEVICE_ATTR_RO(rails);
+
+/*
+ * Counters: one show function per object, the file name picks the field.
+ * The table is shared by devices and rails.
+ */
+static const struct {
+	const char *name;
+	size_t offset;
+} mrc_stat_fields[] = {
+	{ "tx_packets", offsetof(struct mrc_stats, tx_packets) },
+	{ "tx_bytes", offsetof(struct mrc_stats, tx_bytes) },
+	{ "rx_packets", offsetof(struct mrc_stats, rx_packets) },
+	{ "rx_bytes", offsetof(struct mrc_stats, rx_bytes) },
+	{ "tx_dropped", offsetof(struct mrc_stats, tx_dropped) },
+	{ "rx_dropped", offsetof(struct mrc_stats, rx_dropped) },
+};
+
+static ssize_t mrc_stat_emit(const struct mrc_stats *st, const char *name,
+			     char *buf)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mrc_stat_fields); i++)
+		if (!strcmp(mrc_stat_fields[i].name, name))
+			return sysfs_emit(buf, "%llu\n",
+					  *(const u64 *)((const char *)st +
+							 mrc_stat_fields[i].offset));
+	return -EIO;
+}
+
+static ssize_t mrc_dev_stat_show(struct device *d, struct device_attribute *attr,
+				 char *buf)
+{
+	struct mrc_stats st;
+
+	mrc_dev_get_stats(mrc_sysfs_dev(d), &st);
+	return mrc_stat_emit(&st, attr->attr.name, buf);
+}
+
+static struct device_attribute dev_attr_tx_packets =
+	__ATTR(tx_packets, 0444, mrc_dev_stat_show, NULL);
+static struct device_attribute dev_attr_tx_bytes =
+	__ATTR(tx_bytes, 0444, mrc_dev_stat_show, NULL);
+static struct device_attribute dev_attr_rx_packets =
+	__ATTR(rx_packets, 0444, mrc_dev_stat_show, NULL);
+static struct device_attribute dev_attr_rx_bytes =
+	__ATTR(rx_bytes, 0444, mrc_dev_stat_show, NULL);
+static struct device_attribute dev_attr_tx_dropped =
+	__ATTR(tx_dropped, 0444, mrc_dev_stat_show, NULL);
+static struct device_attribute dev_attr_rx_dropped =
+	__ATTR(rx_dropped, 0444, mrc_dev_stat_show, NULL);
+
+static struct attribute *mrc_dev_attrs[] = {
+	&dev_attr_family.attr,
+	&dev_attr_udp_port.attr,
+	&dev_attr_max_msg_size.attr,
+	&dev_attr_rails.attr,
+	&dev_attr_tx_packets.attr,
+	&dev_attr_tx_bytes.attr,
+	&dev_attr_rx_packets.attr,
+	&dev_attr_rx_bytes.attr,
+	&dev_attr_tx_dropped.attr,
+	&dev_attr_rx_dropped.attr,
+	NULL,
+};
+
+const struct attribute_group mrc_dev_sysfs_group = {
+	.name = "mrc",
+	.attrs = mrc_dev_attrs,
+};
+
+/* ---- a rail: /sys/class/net/<rail>/mrc_rail/ -------------------------------- */
+
+struct mrc_rail_attribute {
+	struct attribute attr;
+	ssize_t (*show)(struct mrc_rail *rail, char *buf);
+	ssize_t (*show_stat)(struct mrc_rail *rail, const char *name, char *buf);
+	ssize_t (*store)(struct mrc_rail *rail, const char *buf, size_t len);
+};
+
+#define to_mrc_rail(k) container_of(k, struct mrc_rail, kobj)
+#define to_mrc_rail_attr(a) container_of(a, struct mrc_rail_attribute, attr)
+
+static ssize_t device_show(struct mrc_rail *rail, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", rail->mdev->dev->name);
+}
+
+static ssize_t plane_show(struct mrc_rail *rail, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(rail->plane));
+}
+
+static ssize_t plane_store(struct mrc_rail *rail, const char *buf, size_t len)
+{
+	u32 val;
+	int err;
+
+	if (kstrtou32(buf, 0, &val))
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = mrc_rail_set_plane(rail, val, NULL);
+	if (err == -ERANGE)
+		err = -EINVAL;
+	if (!err) {
+		mrc_nl_notify_rail(rail, MRC_CMD_RAIL_CHANGE_NTF, GFP_KERNEL);
+		mrc_nl_notify_dev(rail->mdev, MRC_CMD_DEV_CHANGE_NTF);
+	}
+	rtnl_unlock();
+	return err ?: len;
+}
+
+static ssize_t admin_state_show(struct mrc_rail *rail, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  mrc_admin_state_names[READ_ONCE(rail->admin_state)]);
+}
+
+static ssize_t admin_state_store(struct mrc_rail *rail, const char *buf,
+				 size_t len)
+{
+	int state = sysfs_match_string(mrc_admin_state_names, buf);
+
+	if (state < 0)
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	mrc_rail_set_admin_state(rail, state);
+	mrc_nl_notify_rail(rail, MRC_CMD_RAIL_CHANGE_NTF, GFP_KERNEL);
+	mrc_nl_notify_dev(rail->mdev, MRC_CMD_DEV_CHANGE_NTF);
+	rtnl_unlock();
+	return len;
+}
+
+static ssize_t oper_state_show(struct mrc_rail *rail, char *buf)
+{
+	return sysfs_emit(buf, "%s\n",
+			  mrc_oper_state_names[READ_ONCE(rail->oper_state)]);
+}
+
+#define MRC_RAIL_ATTR_RO(name)						\
+static struct mrc_rail_attribute mrc_rail_attr_##name = __ATTR_RO(name)
+#define MRC_RAIL_ATTR_RW(name)						\
+static struct mrc_rail_attribute mrc_rail_attr_##name = __ATTR_RW(name)
+
+MRC_RAIL_ATTR_RO(device);
+MRC_RAIL_ATTR_RW(plane);
+MRC_RAIL_ATTR_RW(admin_state);
+MRC_RAIL_ATTR_RO(oper_state);
+
+static ssize_t mrc_rail_stat_show(struct mrc_rail *rail, const char *name,
+				  char *buf)
+{
+	struct mrc_stats st;
+
+	mrc_rail_get_stats(rail, &st);
+	return mrc_stat_emit(&st, name, buf);
+}
+
+#define MRC_RAIL_STAT(n) \
+	{ .attr = { .name = n, .mode = 0444 }, .show_stat = mrc_rail_stat_show }
+static struct mrc_rail_attribute mrc_rail_attr_tx_packets = MRC_RAIL_STAT("tx_packets");
+static struct mrc_rail_attribute mrc_rail_attr_tx_bytes = MRC_RAIL_STAT("tx_bytes");
+static struct mrc_rail_attribute mrc_rail_attr_rx_packets = MRC_RAIL_STAT("rx_packets");
+static struct mrc_rail_attribute mrc_rail_attr_rx_bytes = MRC_RAIL_STAT("rx_bytes");
+static struct mrc_rail_attribute mrc_rail_attr_tx_dropped = MRC_RAIL_STAT("tx_dropped");
+static struct mrc_rail_attribute mrc_rail_attr_rx_dropped = MRC_RAIL_STAT("rx_dropped");
+
+static struct attribute *mrc_rail_attrs[] = {
+	&mrc_rail_attr_device.attr,
+	&mrc_rail_attr_plane.attr,
+	&mrc_rail_attr_admin_state.attr,
+	&mrc_rail_attr_oper_state.attr,
+	&mrc_rail_attr_tx_packets.attr,
+	&mrc_rail_attr_tx_bytes.attr,
+	&mrc_rail_attr_rx_packets.attr,
+	&mrc_rail_attr_rx_bytes.attr,
+	&mrc_rail_attr_tx_dropped.attr,
+	&mrc_rail_attr_rx_dropped.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(mrc_rail);
+
+static ssize_t mrc_rail_attr_show(struct kobject *kobj, struct attribute *attr,
+				  char *buf)
+{
+	struct mrc_rail_attribute *a = to_mrc_rail_attr(attr);
+
+	if (a->show_stat)
+		return a->show_stat(to_mrc_rail(kobj), attr->name, buf);
+	return a->show(to_mrc_rail(kobj), buf);
+}
+
+static ssize_t mrc_rail_attr_store(struct kobject *kobj, struct attribute *attr,
+				   const char *buf, size_t len)
+{
+	struct mrc_rail_attribute *a = to_mrc_rail_attr(attr);
+	struct mrc_rail *rail = to_mrc_rail(kobj);
+
+	if (!a->store)
+		return -EIO;
+	if (!mrc_sysfs_may_write(dev_net(rail->dev)))
+		return -EPERM;
+	return a->store(rail, buf, len);
+}
+
+static const struct sysfs_ops mrc_rail_sysfs_ops = {
+	.show = mrc_rail_attr_show,
+	.store = mrc_rail_attr_store,
+};
+
+static void mrc_rail_kobj_release(struct kobject *kobj)
+{
+	mrc_rail_free(to_mrc_rail(kobj));
+}
+
+const struct kobj_type mrc_rail_ktype = {
+	.sysfs_ops = &mrc_rail_sysfs_ops,
+	.release = mrc_rail_kobj_release,
+	.default_groups = mrc_rail_groups,
+};

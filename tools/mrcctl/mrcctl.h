@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mrcctl: command-line tool of the "mrc" generic netlink family.  Global
+ * options and the objects' entry points.
+ */
+#ifndef MRCCTL_H
+#define MRCCTL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <libmnl/libmnl.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+struct mrcctl_opts {
+	bool json;
+	bool pretty;
+	bool stats;
+};
+
+extern struct mrcctl_opts opts;
+
+/* OBJECT COMMAND [ARGS]: argv starts at COMMAND; return the exit status */
+int do_dev(int argc, char **argv);
+int do_rail(int argc, char **argv);
+int do_monitor(int argc, char **argv);
+
+void dev_usage(FILE *f);
+void rail_usage(FILE *f);
+void monitor_usage(FILE *f);
+
+/*
+ * Print the object of a reply or notification; event is the notification's
+ * name ("rail-add"), NULL for replies.
+ */
+void dev_print(const struct nlmsghdr *nlh, const char *event);
+void rail_print(const struct nlmsghdr *nlh, const char *event);
+/* the summary of a rail (MRC_A_DEV_RAIL nest) in a device */
+void rail_print_brief(const struct nlattr *nest);
+/* a stats nest (MRC_A_DEV_STATS, MRC_A_RAIL_STATS) */
+void stats_print(const struct nlattr *nest);
+
+#endif /* MRCCTL_H */

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit test of the output of devices and rails: synthetic replies and
+ * notifications of the mrc family, printed as text and JSON and compared
+ * with the expected lines.  "make test".
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/genetlink.h>
+#include <linux/mrc_netlink.h>
+
+#include "mrcctl.h"
+#include "nl.h"
+#include "print.h"
+
+/* ifindexes no netdevice of the test machine has */
+#define DEV_IFINDEX	100005
+#define RAIL_IFINDEX	100007
+
+struct mrcctl_opts opts;
+
+static int failed;
+static char msgbuf[NL_TX_BUF_SIZE];
+
+static struct nlmsghdr *msg_start(__u8 cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct genlmsghdr *genl;
+
+	nlh->nlmsg_type = 0x20;
+	genl = mnl_nlmsg_put_extra_header(nlh, sizeof(*genl));
+	genl->cmd = cmd;
+	genl->version = MRC_FAMILY_VERSION;
+	return nlh;
+}
+
+static void put_stats(struct nlmsghdr *nlh, int type, __u64 base)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	int i;
+
+	mnl_attr_put(nlh, MRC_A_STATS_PAD, 0, NULL);
+	for (i = MRC_A_STATS_TX_PACKETS; i <= MRC_A_STATS_RX_DROPPED; i++)
+		mnl_attr_put_u64(nlh, i, base + i);
+	/* from a newer kernel */
+	mnl_attr_put_u64(nlh, MRC_A_STATS_MAX + 1, 12345);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void put_dev_rail(struct nlmsghdr *nlh, __u32 ifindex, const char *name,
+			 __u32 plane, __u32 oper)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_A_DEV_RAIL);
+
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_IFINDEX, ifindex);
+	if (name)
+		mnl_attr_put_strz(nlh, MRC_A_RAIL_NAME, name);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_PLANE, plane);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_ADMIN_STATE, MRC_ADMIN_STATE_UP);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_OPER_STATE, oper);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static struct nlmsghdr *dev_msg(__u8 cmd, bool rails)
+{
+	struct nlmsghdr *nlh = msg_start(cmd);
+
+	mnl_attr_put_u32(nlh, MRC_A_DEV_IFINDEX, 5);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_NAME, "mrc0");
+	mnl_attr_put_strz(nlh, MRC_A_DEV_VERSION, "0.1.0");
+	mnl_attr_put_u32(nlh, MRC_A_DEV_FAMILY, 22);
+	mnl_attr_put_u16(nlh, MRC_A_DEV_UDP_PORT, 4796);
+	mnl_attr_put_u32(nlh, MRC_A_DEV_MAX_MSG_SIZE, 1048576);
+	if (rails) {
+		put_dev_rail(nlh, 3, "eth1", 0, MRC_OPER_STATE_UP);
+		put_dev_rail(nlh, 4, "eth2", 1, MRC_OPER_STATE_NO_CARRIER);
+		/* no name: resolved, or the ifindex */
+		put_dev_rail(nlh, RAIL_IFINDEX, NULL, 2, 9);
+	}
+	put_stats(nlh, MRC_A_DEV_STATS, 100);
+	/* from a newer kernel */
+	mnl_attr_put_u32(nlh, MRC_A_DEV_MAX + 1, 7);
+	return nlh;
+}
+
+static void put_queue(struct nlmsghdr *nlh, __u32 type, __u32 id)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_A_RAIL_QUEUE);
+
+	mnl_attr_put(nlh, MRC_A_QUEUE_PAD, 0, NULL);
+	mnl_attr_put_u32(nlh, MRC_A_QUEUE_TYPE, type);
+	mnl_attr_put_u32(nlh, MRC_A_QUEUE_ID, id);
+	mnl_attr_put_u64(nlh, MRC_A_QUEUE_PACKETS, 10 + id);
+	mnl_attr_put_u64(nlh, MRC_A_QUEUE_BYTES, 1000 + id);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
+{
+	struct nlmsghdr *nlh = msg_start(cmd);
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_DEV_IFINDEX, full ? 1 : DEV_IFINDEX);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_IFINDEX, RAIL_IFINDEX);
+	if (full)
+		mnl_attr_put_strz(nlh, MRC_A_RAIL_NAME, "eth1");
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_PLANE, 0);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_ADMIN_STATE, MRC_ADMIN_STATE_UP);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_OPER_STATE, MRC_OPER_STATE_UP);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_MTU, 1500);
+	if (full) {
+		inet_pton(AF_INET, "10.1.0.1", &a4);
+		mnl_attr_put_u32(nlh, MRC_A_RAIL_IPV4, a4.s_addr);
+		inet_pton(AF_INET6, "fd00:1::1", &a6);
+		mnl_attr_put(nlh, MRC_A_RAIL_IPV6, sizeof(a6), &a6);
+		inet_pton(AF_INET, "192.168.7.9", &a4);
+		mnl_attr_put_u32(nlh, MRC_A_RAIL_IPV4, a4.s_addr);
+		inet_pton(AF_INET6, "fe80::1", &a6);
+		mnl_attr_put(nlh, MRC_A_RAIL_IPV6, sizeof(a6), &a6);
+		/* malformed: ignored */
+		mnl_attr_put(nlh, MRC_A_RAIL_IPV6, 4, &a4);
+	}
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_TX_QUEUES, 2);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_RX_QUEUES, 1);
+	if (full) {
+		put_stats(nlh, MRC_A_RAIL_STATS, 0);
+		put_queue(nlh, MRC_QUEUE_TYPE_RX, 0);
+		put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
+		put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
+		put_queue(nlh, 7, 3);
+	}
+	return nlh;
+}
+
+enum what { DEV, DEV_NO_RAILS, RAIL, RAIL_BARE };
+
+/* print one object like "mrcctl [-j] [-p] [-s] ... show" or monitor */
+static char *run(enum what what, bool json, bool pretty, bool stats,
+		 const char *event)
+{
+	FILE *saved = stdout;
+	char *buf = NULL;
+	size_t len = 0;
+
+	stdout = open_memstream(&buf, &len);
+	if (!stdout)
+		exit(1);
+	opts.json = json;
+	opts.stats = stats;
+	print_init(json, pretty, event);
+	if (!event)
+		print_list_begin();
+	switch (what) {
+	case DEV:
+	case DEV_NO_RAILS:
+		dev_print(dev_msg(MRC_CMD_DEV_GET, what == DEV), event);
+		break;
+	case RAIL:
+	case RAIL_BARE:
+		rail_print(rail_msg(MRC_CMD_RAIL_GET, what == RAIL), event);
+		break;
+	}
+	if (!event)
+		print_list_end(true);
+	fclose(stdout);
+	stdout = saved;
+	return buf;
+}
+
+static void check(const char *what, char *got, const char *want)
+{
+	if (strcmp(got, want)) {
+		printf("not ok - %s\n--- got:\n%s--- want:\n%s", what, got,
+		       want);
+		failed = 1;
+	} else {
+		printf("ok - %s\n", what);
+	}
+	free(got);
+}
+
+int main(void)
+{
+	check("dev text", run(DEV, false, false, false, NULL),
+	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n"
+	      "    rail eth1 plane 0 admin up oper up\n"
+	      "    rail eth2 plane 1 admin up oper no-carrier\n"
+	      "    rail 100007 plane 2 admin up oper 9\n");
+	check("dev text -s", run(DEV_NO_RAILS, false, false, true, NULL),
+	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n"
+	      "    stats tx-packets 102 tx-bytes 103 rx-packets 104 rx-bytes 105 tx-dropped 106 rx-dropped 107\n");
+	check("dev json", run(DEV_NO_RAILS, true, false, false, NULL),
+	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}]\n");
+	check("dev json -s", run(DEV, true, false, true, NULL),
+	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[{\"ifname\":\"eth1\",\"ifindex\":3,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\"},{\"ifname\":\"eth2\",\"ifindex\":4,\"plane\":1,\"admin_state\":\"up\",\"oper_state\":\"no-carrier\"},{\"ifindex\":100007,\"plane\":2,\"admin_state\":\"up\",\"oper_state\":9}],\"stats\":{\"tx_packets\":102,\"tx_bytes\":103,\"rx_packets\":104,\"rx_bytes\":105,\"tx_dropped\":106,\"rx_dropped\":107}}]\n");
+	check("rail text", run(RAIL, false, false, false, NULL),
+	      "eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n"
+	      "    inet 10.1.0.1\n"
+	      "    inet 192.168.7.9\n"
+	      "    inet6 fd00:1::1\n"
+	      "    inet6 fe80::1\n");
+	check("rail text -s", run(RAIL, false, false, true, NULL),
+	      "eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n"
+	      "    inet 10.1.0.1\n"
+	      "    inet 192.168.7.9\n"
+	      "    inet6 fd00:1::1\n"
+	      "    inet6 fe80::1\n"
+	      "    stats tx-packets 2 tx-bytes 3 rx-packets 4 rx-bytes 5 tx-dropped 6 rx-dropped 7\n"
+	      "    rx-queue 0 packets 10 bytes 1000\n"
+	      "    tx-queue 0 packets 10 bytes 1000\n"
+	      "    tx-queue 1 packets 11 bytes 1001\n"
+	      "    queue 3 type 7 packets 13 bytes 1003\n");
+	check("rail text, unresolvable names", run(RAIL_BARE, false, false, true, NULL),
+	      "100007: dev 100005 plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n");
+	check("rail json", run(RAIL_BARE, true, false, false, NULL),
+	      "[{\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}]\n");
+	check("rail json -s", run(RAIL, true, false, true, NULL),
+	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
+	check("rail json -p", run(RAIL_BARE, true, true, false, NULL),
+	      "[\n"
+	      "    {\n"
+	      "        \"ifindex\": 100007,\n"
+	      "        \"dev_ifindex\": 100005,\n"
+	      "        \"plane\": 0,\n"
+	      "        \"admin_state\": \"up\",\n"
+	      "        \"oper_state\": \"up\",\n"
+	      "        \"mtu\": 1500,\n"
+	      "        \"tx_queues\": 2,\n"
+	      "        \"rx_queues\": 1,\n"
+	      "        \"ipv4\": [],\n"
+	      "        \"ipv6\": []\n"
+	      "    }\n"
+	      "]\n");
+	check("monitor text rail", run(RAIL, false, false, true, "rail-add"),
+	      "[rail-add] eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n");
+	check("monitor text dev", run(DEV, false, false, false, "dev-change"),
+	      "[dev-change] mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n");
+	check("monitor json rail", run(RAIL_BARE, true, false, false, "rail-del"),
+	      "{\"event\":\"rail-del\",\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}\n");
+	check("monitor json dev", run(DEV_NO_RAILS, true, false, false, "dev-add"),
+	      "{\"event\":\"dev-add\",\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}\n");
+	return failed;
+}
