@@ -85,11 +85,59 @@ check_match() {
 	fi
 }
 
+# check_output DESC EXPECTED CMD...: CMD's stdout+stderr must equal EXPECTED
+# exactly (golden output), and its exit status must be 0, or the status
+# given as MRC_RC=N in the environment of the call.
+check_output() {
+	local desc=$1 expected=$2 out rc want=${MRC_RC:-0}
+	shift 2
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$out" = "$expected" ] && [ "$rc" = "$want" ]; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "command: $*" "exit: $rc (expected $want)" \
+			"--- expected" "$expected" "--- actual" "$out"
+	fi
+}
+
 # tap_end: finish the test; the exit status says whether all passed.
 tap_end() {
 	echo "1..$_tap_n"
 	[ $_tap_fail = 0 ]
 	exit $?
+}
+
+# ---- network namespaces ------------------------------------------------------
+
+_ns_list=()
+_ns_cleanup() {
+	local ns
+	for ns in "${_ns_list[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+}
+trap _ns_cleanup EXIT
+
+# ns_create NAME...: fresh named namespaces (lo up), deleted at exit.
+ns_create() {
+	local ns
+	for ns in "$@"; do
+		ip netns del "$ns" 2>/dev/null
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set dev lo up
+		_ns_list+=("$ns")
+	done
+}
+
+# ---- tools -------------------------------------------------------------------
+
+# mrcctl of this checkout, also for "sh -c" and other programs.
+PATH=$MRC_TOP/tools/mrcctl:$PATH
+
+# linux_src: Linux 6.12's sources (kselftest harness, ynl), or "".
+linux_src() {
+	ls -d "${MRC_CACHE:-/var/cache/mrc}"/linux-source-6.12-*/ 2>/dev/null | head -1
 }
 
 # ---- module ----------------------------------------------------------------

@@ -8,6 +8,7 @@
 # Results: $results/{rc,dmesg.txt,kmemleak.txt}.
 
 results=$1
+stty -onlcr 2>/dev/null
 # shellcheck source=/dev/null
 . "$results/env.sh"
 
@@ -63,3 +64,7 @@ fi
 dmesg >"$results/dmesg.txt"
 echo $rc >"$results/rc"
 sync
+# PID 1 must not exit (that is a panic): power off, or reset if that fails.
+echo o >/proc/sysrq-trigger
+sleep 10
+echo b >/proc/sysrq-trigger
