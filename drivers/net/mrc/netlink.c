@@ -247,6 +247,18 @@ void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp)
 				gfp);
 }
 
+/*
+ * A request lacks a required attribute: report it both ways, as the
+ * missing-attribute extack attribute and as a message naming it.
+ */
+static bool mrc_nl_missing(struct genl_info *info, int attr, const char *name)
+{
+	if (!GENL_REQ_ATTR_CHECK(info, attr))
+		return false;
+	NL_SET_ERR_MSG_FMT(info->extack, "missing attribute %s", name);
+	return true;
+}
+
 /* ---- device operations ----------------------------------------------------- */
 
 static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -255,7 +267,7 @@ static int mrc_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_IFINDEX))
+	if (mrc_nl_missing(info, MRC_A_DEV_IFINDEX, "ifindex"))
 		return -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -314,7 +326,7 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_dev *mdev;
 	int err = 0;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_DEV_IFINDEX))
+	if (mrc_nl_missing(info, MRC_A_DEV_IFINDEX, "ifindex"))
 		return -EINVAL;
 	if (!tb[MRC_A_DEV_UDP_PORT] && !tb[MRC_A_DEV_MAX_MSG_SIZE]) {
 		NL_SET_ERR_MSG(info->extack, "nothing to change: give udp-port or max-msg-size");
@@ -390,8 +402,8 @@ static int mrc_nl_rail_add_doit(struct sk_buff *skb, struct genl_info *info)
 	int plane = -1;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_DEV_IFINDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+	if (mrc_nl_missing(info, MRC_A_RAIL_DEV_IFINDEX, "dev-ifindex") ||
+	    mrc_nl_missing(info, MRC_A_RAIL_IFINDEX, "ifindex"))
 		return -EINVAL;
 	if (tb[MRC_A_RAIL_PLANE])
 		plane = nla_get_u32(tb[MRC_A_RAIL_PLANE]);
@@ -437,7 +449,7 @@ static int mrc_nl_rail_del_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_rail *rail;
 	int err = 0;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+	if (mrc_nl_missing(info, MRC_A_RAIL_IFINDEX, "ifindex"))
 		return -EINVAL;
 	rtnl_lock();
 	rail = mrc_nl_get_rail(info);
@@ -455,7 +467,7 @@ static int mrc_nl_rail_set_doit(struct sk_buff *skb, struct genl_info *info)
 	struct mrc_rail *rail;
 	int err = 0;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+	if (mrc_nl_missing(info, MRC_A_RAIL_IFINDEX, "ifindex"))
 		return -EINVAL;
 	if (!tb[MRC_A_RAIL_PLANE] && !tb[MRC_A_RAIL_ADMIN_STATE]) {
 		NL_SET_ERR_MSG(info->extack, "nothing to change: give plane or admin-state");
@@ -490,7 +502,7 @@ static int mrc_nl_rail_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_A_RAIL_IFINDEX))
+	if (mrc_nl_missing(info, MRC_A_RAIL_IFINDEX, "ifindex"))
 		return -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
