@@ -49,6 +49,7 @@ module-debug: setup debug-kernel
 
 tools: setup
 	$(MAKE) -C tools/mrcctl
+	$(MAKE) -C selftests
 
 debug-kernel: setup
 	@$(TOP)/tools/vm/debug-kernel.sh >/dev/null
@@ -91,6 +92,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C tools/mrcctl clean
+	$(MAKE) -C selftests clean
 	rm -rf .build results
 
 .PHONY: all setup module module-debug tools debug-kernel unit style sparse \

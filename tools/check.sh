@@ -70,7 +70,7 @@ stage "setup: Debian packages installed" "$out/setup.log" "$top/tools/setup.sh"
 
 case $kind in
 stock)
-	stage "build: mrcctl" "$out/build-tools.log" make -C "$top" tools
+	stage "build: mrcctl and the C selftests" "$out/build-tools.log" make -C "$top" tools
 	if stage "build: mrc.ko against Debian's $(make -s -C "$top" print-krel)" \
 		"$out/build.log" make -C "$top" module; then
 		stage "build: no compiler warnings (W=1)" "$out/build-warnings.log" \
