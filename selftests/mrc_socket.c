@@ -203,7 +203,7 @@ TEST_F(ns, bind_bad_addresses)
 
 TEST_F(ns, bind_addresses_of_rails)
 {
-	const char *ok[] = { "10.1.0.1", "fd00:1::1", "10.1.1.1" };
+	static const char * const ok[] = { "10.1.0.1", "fd00:1::1", "10.1.1.1" };
 	struct sockaddr_mrc a, got;
 	socklen_t len = sizeof(got);
 	unsigned int i;
