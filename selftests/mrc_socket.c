@@ -307,7 +307,7 @@ TEST_F(ns, ports_are_per_namespace)
 	close(fd);
 }
 
-TEST_F(ns, ephemeral_ports_run_out)
+TEST_F_TIMEOUT(ns, ephemeral_ports_run_out, 300)
 {
 	struct sockaddr_mrc a = mrc_addr(NULL, 0, 0);
 	const int n = 65535 - 49152 + 1;
@@ -315,6 +315,9 @@ TEST_F(ns, ephemeral_ports_run_out)
 	int *fds = calloc(n + 1, sizeof(int)), i, err = 0;
 
 	ASSERT_NE(NULL, fds);
+	if (getenv("MRC_KERNEL") && !strcmp(getenv("MRC_KERNEL"), "debug"))
+		SKIP(free(fds); return,
+		     "16384 sockets take minutes under KASAN and TCG; run on the stock kernel");
 	ASSERT_EQ(0, setrlimit(RLIMIT_NOFILE, &rl));
 	for (i = 0; i < n; i++) {
 		fds[i] = mrc_socket();

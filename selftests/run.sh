@@ -41,6 +41,7 @@ for t in "$@"; do
 	echo "# === $name"
 	fails=0
 	cases=0
+	started=$SECONDS
 	exec 3< <(exec timeout -k 5 "$timeout_s" "./$t" 2>&1)
 	pid=$!
 	while IFS= read -r line <&3; do
@@ -63,6 +64,7 @@ for t in "$@"; do
 	wait "$pid"
 	rc=$?
 	exec 3<&-
+	echo "# --- $name: exit $rc after $((SECONDS - started))s"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		result fail "$name: timed out after ${timeout_s}s"
 	elif [ "$rc" = 4 ] && [ $cases = 0 ]; then
