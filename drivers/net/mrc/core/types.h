@@ -15,9 +15,13 @@
 #include <linux/stddef.h>
 #include <linux/compiler.h>
 #include <linux/bits.h>
+#include <linux/string.h>
+#include <asm/byteorder.h>
 #else
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include <linux/types.h>	/* the uapi __u32 & co. of linux-libc-dev */
 
 typedef __u8 u8;
@@ -31,6 +35,17 @@ typedef __s64 s64;
 
 #ifndef BIT
 #define BIT(n)		(1UL << (n))
+#endif
+
+#define cpu_to_be16(x)	((__be16)htobe16(x))
+#define cpu_to_be32(x)	((__be32)htobe32(x))
+#define cpu_to_be64(x)	((__be64)htobe64(x))
+#define be16_to_cpu(x)	be16toh((__u16)(x))
+#define be32_to_cpu(x)	be32toh((__u32)(x))
+#define be64_to_cpu(x)	be64toh((__u64)(x))
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 
 #ifndef likely

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core/rtt.h - round-trip time estimation and the retransmission timeout
+ * (RFC 6298, in microseconds).
+ */
+#ifndef _MRC_CORE_RTT_H
+#define _MRC_CORE_RTT_H
+
+#include "types.h"
+
+/**
+ * struct mrc_rtt - smoothed RTT state
+ * @srtt_us: smoothed RTT (0: no sample yet)
+ * @rttvar_us: RTT variation
+ * @min_us: smallest sample seen (0: none)
+ * @latest_us: latest sample
+ */
+struct mrc_rtt {
+	u32 srtt_us;
+	u32 rttvar_us;
+	u32 min_us;
+	u32 latest_us;
+};
+
+/**
+ * mrc_rtt_sample() - feed one RTT sample
+ * @r: the estimator
+ * @sample_us: the sample (0 is treated as 1)
+ *
+ * First sample: srtt = sample, rttvar = sample / 2.  Then
+ * rttvar = 3/4 rttvar + 1/4 |srtt - sample|, srtt = 7/8 srtt + 1/8 sample.
+ */
+void mrc_rtt_sample(struct mrc_rtt *r, u32 sample_us);
+
+/**
+ * mrc_rtt_rto() - the retransmission timeout
+ * @r: the estimator
+ * @min_us: lower bound (the rto-min tunable)
+ * @max_us: upper bound
+ * @initial_us: value before the first sample
+ * @backoff: number of consecutive timeouts (doubles the result each,
+ *	still capped at @max_us)
+ *
+ * Return: clamp(srtt + max(4 * rttvar, 1000), min, max) << backoff,
+ * capped at @max_us; without a sample @initial_us << backoff, capped.
+ */
+u32 mrc_rtt_rto(const struct mrc_rtt *r, u32 min_us, u32 max_us,
+		u32 initial_us, u32 backoff);
+
+#endif /* _MRC_CORE_RTT_H */

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core/txwin.h - the sender's scoreboard: what is in flight on which path,
+ * what the ACKs say arrived, what is lost.
+ *
+ * Every PSN in [una, nxt) has a record in a ring the caller allocates
+ * (a power-of-two number of entries, at most MRC_WIN_PKTS).  A record
+ * remembers the last transmission of its PSN: the path (an index into the
+ * caller's path table), that path's transmission sequence number, the
+ * time, and the state.
+ *
+ * Loss is detected per path, because spraying makes PSN gaps normal: a
+ * transmission is lost when a later transmission on the same path has
+ * been acknowledged (a path delivers in order), or when it is older than
+ * the newest delivered transmission by more than a reordering window and
+ * has been out for longer than an RTT plus that window.  A timeout (RTO)
+ * declares everything in flight lost.  Lost PSNs are retransmitted with the
+ * same PSN (tx_count + 1), usually on another path.
+ *
+ * Times are u32 microseconds of the caller's clock, compared with
+ * wrap-safe arithmetic ((s32)(a - b)); nothing stays in flight for the 35
+ * minutes it would take to confuse them.
+ */
+#ifndef _MRC_CORE_TXWIN_H
+#define _MRC_CORE_TXWIN_H
+
+#include "types.h"
+#include "rxwin.h"
+#include "wire.h"
+
+enum mrc_tx_state {
+	MRC_TX_FREE = 0,	/* outside [una, nxt) */
+	MRC_TX_INFLIGHT,	/* sent, fate unknown */
+	MRC_TX_LOST,		/* declared lost, waiting for retransmission */
+	MRC_TX_ACKED,		/* delivered */
+};
+
+/**
+ * struct mrc_txrec - the last transmission of one PSN (16 bytes)
+ * @sent_us: when (caller's clock, microseconds)
+ * @path_seq: sequence number of the transmission on its path
+ * @path: index in the caller's path table
+ * @tx_count: transmissions before this one (wire tx_count)
+ * @state: enum mrc_tx_state
+ * @len: bytes the packet carries (payload), for congestion accounting
+ */
+struct mrc_txrec {
+	u32 sent_us;
+	u32 path_seq;
+	u16 path;
+	u8 tx_count;
+	u8 state;
+	u32 len;
+};
+
+/**
+ * struct mrc_txpath - what the scoreboard keeps per path (EV)
+ * @ev: the entropy value; the ACK names the trigger's path by it
+ * @next_seq: sequence number of the next transmission on the path
+ * @acked_seq: one past the highest sequence number known delivered
+ *	(0: none yet); transmissions below it that are not acked are lost
+ * @in_flight: packets in flight on the path
+ * @lost: transmissions declared lost on the path (counter)
+ */
+struct mrc_txpath {
+	u16 ev;
+	u32 next_seq;
+	u32 acked_seq;
+	u32 in_flight;
+	u64 lost;
+};
+
+/**
+ * struct mrc_txwin - the scoreboard of one connection
+ * @una: oldest PSN not acknowledged (== @nxt when nothing is in flight)
+ * @nxt: the next PSN to send for the first time
+ * @size: number of records in @rec (power of two, <= MRC_WIN_PKTS)
+ * @in_flight: records in state INFLIGHT
+ * @in_flight_bytes: their @len, summed
+ * @lost: records in state LOST
+ * @newest_acked_us: send time of the newest transmission known delivered
+ * @rec: the ring, @size entries, record of psn at psn & (@size - 1)
+ */
+struct mrc_txwin {
+	u32 una;
+	u32 nxt;
+	u32 size;
+	u32 in_flight;
+	u32 in_flight_bytes;
+	u32 lost;
+	u32 newest_acked_us;
+	struct mrc_txrec *rec;
+};
+
+/**
+ * struct mrc_ack_info - an ACK in host order
+ * @cum: every PSN before it arrived
+ * @base: first PSN of @bits
+ * @bits: SACK bitmap (see struct mrc_wire_ack)
+ * @trig_psn: PSN of the packet that triggered the ACK
+ * @trig_ev: its EV
+ * @trig_tx: its tx_count
+ * @ack_delay_us: receiver's delay before acknowledging
+ */
+struct mrc_ack_info {
+	u32 cum;
+	u32 base;
+	u64 bits[MRC_SACK_WORDS];
+	u32 trig_psn;
+	u16 trig_ev;
+	u8 trig_tx;
+	u32 ack_delay_us;
+};
+
+/**
+ * struct mrc_ack_result - what an ACK changed
+ * @acked_pkts: records newly ACKED
+ * @acked_bytes: their @len summed
+ * @rtt_us: RTT sample from the trigger (0: none; only when the trigger's
+ *	record still describes the acknowledged transmission)
+ * @trig_path: path index of the trigger's transmission, or -1
+ */
+struct mrc_ack_result {
+	u32 acked_pkts;
+	u32 acked_bytes;
+	u32 rtt_us;
+	int trig_path;
+};
+
+/* Callback: psn changed state (newly acked, or declared lost). */
+typedef void (*mrc_txwin_cb)(void *ctx, u32 psn);
+
+/**
+ * mrc_txwin_init() - start a scoreboard
+ * @w: the scoreboard
+ * @isn: first PSN
+ * @rec: zeroed ring of @size records
+ * @size: power of two, 1..MRC_WIN_PKTS
+ */
+void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
+		    u32 size);
+
+/**
+ * mrc_txwin_resize() - move the records to a new ring
+ * @w: the scoreboard
+ * @rec: zeroed ring of @size records
+ * @size: power of two, >= @w->nxt - @w->una, <= MRC_WIN_PKTS
+ *
+ * Return: the old ring (the caller frees it), or NULL if @size is too
+ * small (nothing changed).
+ */
+struct mrc_txrec *mrc_txwin_resize(struct mrc_txwin *w, struct mrc_txrec *rec,
+				   u32 size);
+
+/**
+ * mrc_txwin_room() - can a new PSN be sent?
+ * @w: the scoreboard
+ *
+ * Return: true if @nxt - @una < @size.
+ */
+bool mrc_txwin_room(const struct mrc_txwin *w);
+
+/**
+ * mrc_txwin_sent() - record a transmission
+ * @w: the scoreboard
+ * @paths: the caller's path table
+ * @psn: @w->nxt for a first transmission (which advances @nxt), or a LOST
+ *	PSN in [una, nxt) for a retransmission
+ * @path: index of the path used
+ * @len: payload bytes
+ * @now_us: the time
+ *
+ * Return: the tx_count to put on the wire, or -1 if @psn may not be sent
+ * now (not @nxt and not LOST, or no room) - a caller bug.
+ */
+int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
+		   u16 path, u32 len, u32 now_us);
+
+/**
+ * mrc_txwin_ack() - apply an ACK
+ * @w: the scoreboard
+ * @paths: the caller's path table
+ * @npaths: its size
+ * @a: the ACK
+ * @now_us: the time
+ * @acked: called for each PSN that becomes ACKED (also LOST ones: a late
+ *	arrival), in no particular order
+ * @ctx: for @acked
+ * @res: filled with what changed
+ *
+ * Advances @una past acknowledged PSNs (their records become FREE),
+ * updates the trigger's path (@acked_seq) and @newest_acked_us.
+ *
+ * Return: false if the ACK is impossible (acknowledges a PSN at or beyond
+ * @nxt): the caller drops it as MRC_DROP_BAD_ACK and nothing changed.
+ */
+bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
+		   const struct mrc_ack_info *a, u32 now_us,
+		   mrc_txwin_cb acked, void *ctx, struct mrc_ack_result *res);
+
+/**
+ * mrc_txwin_detect_loss() - declare lost what the evidence says is lost
+ * @w: the scoreboard
+ * @paths: the caller's path table
+ * @now_us: the time
+ * @rtt_us: current smoothed RTT (0: unknown; then only the per-path rule)
+ * @reo_us: reordering window
+ * @lost: called for each PSN that becomes LOST
+ * @ctx: for @lost
+ *
+ * Return: number of PSNs newly declared lost.
+ */
+u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
+			  u32 now_us, u32 rtt_us, u32 reo_us,
+			  mrc_txwin_cb lost, void *ctx);
+
+/**
+ * mrc_txwin_timeout() - the RTO fired: everything in flight is lost
+ * @w: the scoreboard
+ * @paths: the caller's path table
+ * @lost: called for each PSN that becomes LOST
+ * @ctx: for @lost
+ *
+ * Return: number of PSNs newly declared lost.
+ */
+u32 mrc_txwin_timeout(struct mrc_txwin *w, struct mrc_txpath *paths,
+		      mrc_txwin_cb lost, void *ctx);
+
+/**
+ * mrc_txwin_next_lost() - the oldest LOST PSN at or after @from
+ * @w: the scoreboard
+ * @from: where to start (PSNs before @w->una are skipped)
+ * @psn: set to the PSN found
+ *
+ * Return: true if one was found.
+ */
+bool mrc_txwin_next_lost(const struct mrc_txwin *w, u32 from, u32 *psn);
+
+#endif /* _MRC_CORE_TXWIN_H */

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core/wire.h - the mrc wire format, version 1 (Documentation/mrc/wire.rst).
+ *
+ * mrc packets are UDP payloads: IPv4 or IPv6 / UDP (destination port: the
+ * mrc device's udp-port; source port: MRC_EV_SPORT(ev)) / mrc header /
+ * type-specific part / payload.  Every field is big-endian, every struct
+ * has a fixed size (checked with static asserts) and no padding.  Bits
+ * and fields marked reserved must be zero: a packet with a reserved bit
+ * set, an unknown version or type, or a length that does not match its
+ * type is dropped and counted.
+ */
+#ifndef _MRC_CORE_WIRE_H
+#define _MRC_CORE_WIRE_H
+
+#include "types.h"
+
+#define MRC_WIRE_VERSION	1
+
+/* The entropy value (EV) is the UDP source port: 0xC000 | ev, ev < 2^14. */
+#define MRC_EV_BITS		14
+#define MRC_EV_MAX		((1U << MRC_EV_BITS) - 1)
+#define MRC_EV_SPORT(ev)	(0xC000U | ((ev) & MRC_EV_MAX))
+
+enum mrc_pkt_type {
+	MRC_PKT_REQ = 1,	/* open a connection */
+	MRC_PKT_ACCEPT = 2,	/* accept it */
+	MRC_PKT_RESET = 3,	/* abort a connection (or refuse a REQ) */
+	MRC_PKT_CLOSE = 4,	/* no more messages (reliable: has a PSN) */
+	MRC_PKT_DATA = 5,	/* a segment of a message */
+	MRC_PKT_ACK = 6,	/* selective acknowledgement */
+	MRC_PKT_NACK = 7,	/* a packet was received but not accepted */
+	MRC_PKT_PROBE = 8,	/* is this path alive? */
+	MRC_PKT_PROBE_ACK = 9,	/* yes */
+	__MRC_PKT_MAX,
+};
+
+/**
+ * struct mrc_wire_hdr - common header of every mrc packet (12 bytes)
+ * @version: MRC_WIRE_VERSION
+ * @type: enum mrc_pkt_type
+ * @flags: per type (MRC_F_*); undefined bits reserved
+ * @dst_conn: the receiver's connection id (0 in a REQ)
+ * @src_conn: the sender's connection id
+ */
+struct mrc_wire_hdr {
+	u8 version;
+	u8 type;
+	__be16 flags;
+	__be32 dst_conn;
+	__be32 src_conn;
+};
+
+/* DATA/CLOSE flags */
+#define MRC_F_DATA_ACK_NOW	0x0001	/* please acknowledge without delay */
+#define MRC_F_DATA_MASK		0x0001
+/* ACK/NACK flags */
+#define MRC_F_ACK_CE		0x0001	/* the triggering packet was CE-marked */
+#define MRC_F_ACK_MASK		0x0001
+
+/**
+ * struct mrc_wire_data - DATA and CLOSE (24 bytes, then the payload)
+ * @psn: packet sequence number; a retransmission reuses it
+ * @msg_id: the message's number in the connection (0, 1, ...); in CLOSE:
+ *	the number of messages the sender sent in all
+ * @msg_len: the message's length in bytes (0 in CLOSE)
+ * @offset: where the payload goes in the message
+ * @ev: entropy value of this transmission (also the UDP source port)
+ * @tx_count: 0 for the first transmission of @psn, then 1, 2, ...
+ * @reserved: must be zero
+ * @reserved2: must be zero
+ *
+ * The payload length is the UDP payload length minus the headers; every
+ * segment but a message's last one carries exactly the connection's
+ * segment size.
+ */
+struct mrc_wire_data {
+	__be32 psn;
+	__be32 msg_id;
+	__be32 msg_len;
+	__be32 offset;
+	__be16 ev;
+	u8 tx_count;
+	u8 reserved;
+	__be32 reserved2;
+};
+
+#define MRC_SACK_BITS		256
+#define MRC_SACK_WORDS		(MRC_SACK_BITS / 64)
+
+/**
+ * struct mrc_wire_ack - ACK and NACK (64 bytes)
+ * @cum_psn: every PSN before this one has been received
+ * @sack_base: first PSN the bitmap describes
+ * @sack: bit j of word i set: PSN @sack_base + 64 * i + j was received
+ * @trig_psn: PSN of the packet that triggered this ACK
+ * @trig_ev: the EV that packet came on
+ * @trig_tx: its tx_count
+ * @nack_reason: NACK: enum mrc_nack_reason; ACK: zero
+ * @ce_count: CE-marked DATA/CLOSE packets received so far (wraps)
+ * @rwnd_psn: flow-control credit: the receiver accepts PSNs below this
+ * @ack_delay_us: microseconds between the trigger's arrival and this ACK
+ */
+struct mrc_wire_ack {
+	__be32 cum_psn;
+	__be32 sack_base;
+	__be64 sack[MRC_SACK_WORDS];
+	__be32 trig_psn;
+	__be16 trig_ev;
+	u8 trig_tx;
+	u8 nack_reason;
+	__be32 ce_count;
+	__be32 rwnd_psn;
+	__be32 ack_delay_us;
+};
+
+enum mrc_nack_reason {
+	MRC_NACK_NONE = 0,
+	MRC_NACK_NO_BUFFER = 1,	/* beyond the credit or out of memory */
+	MRC_NACK_BAD_DATA = 2,	/* inconsistent with the message */
+	__MRC_NACK_MAX,
+};
+
+/**
+ * struct mrc_wire_rail - one rail in a REQ/ACCEPT (20 bytes)
+ * @plane: the rail's plane
+ * @family: 4 or 6
+ * @reserved: must be zero
+ * @addr: IPv6 address, or IPv4 in the first four bytes (rest zero)
+ */
+struct mrc_wire_rail {
+	u8 plane;
+	u8 family;
+	__be16 reserved;
+	u8 addr[16];
+};
+
+#define MRC_WIRE_MAX_RAILS	32
+
+/**
+ * struct mrc_wire_req - REQ and ACCEPT (20 bytes, then @n_rails rails)
+ * @dst_port: mrc port of the listener (REQ) / of the client (ACCEPT)
+ * @src_port: mrc port of the sender
+ * @isn: first PSN the sender will use
+ * @rwnd: initial credit, in packets from the peer's isn
+ * @max_payload: largest DATA payload the sender can receive
+ * @n_rails: number of rails that follow (1..MRC_WIRE_MAX_RAILS)
+ * @reserved: must be zero
+ * @max_msg_size: largest message the sender accepts
+ */
+struct mrc_wire_req {
+	__be16 dst_port;
+	__be16 src_port;
+	__be32 isn;
+	__be32 rwnd;
+	__be16 max_payload;
+	u8 n_rails;
+	u8 reserved;
+	__be32 max_msg_size;
+};
+
+/**
+ * struct mrc_wire_reset - RESET (4 bytes)
+ * @reason: enum mrc_reset_reason
+ */
+struct mrc_wire_reset {
+	__be32 reason;
+};
+
+enum mrc_reset_reason {
+	MRC_RESET_ABORT = 1,		/* the application aborted (SO_LINGER 0) */
+	MRC_RESET_NO_LISTENER = 2,	/* REQ to a port nobody listens on */
+	MRC_RESET_NO_CONN = 3,		/* packet for an unknown connection */
+	MRC_RESET_PROTOCOL = 4,		/* the peer broke the protocol */
+	MRC_RESET_BACKLOG = 5,		/* the listener's queue is full */
+	MRC_RESET_TIMEOUT = 6,		/* the sender gave up on the peer */
+	__MRC_RESET_MAX,
+};
+
+/**
+ * struct mrc_wire_probe - PROBE and PROBE_ACK (12 bytes)
+ * @seq: probe number, echoed
+ * @ev: EV probed, echoed
+ * @reserved: must be zero
+ * @stamp: sender's timestamp, echoed
+ */
+struct mrc_wire_probe {
+	__be32 seq;
+	__be16 ev;
+	__be16 reserved;
+	__be32 stamp;
+};
+
+#define MRC_HDR_LEN		sizeof(struct mrc_wire_hdr)
+#define MRC_DATA_HDR_LEN	(MRC_HDR_LEN + sizeof(struct mrc_wire_data))
+#define MRC_ACK_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_ack))
+#define MRC_REQ_LEN(n)		(MRC_HDR_LEN + sizeof(struct mrc_wire_req) + \
+				 (n) * sizeof(struct mrc_wire_rail))
+#define MRC_RESET_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_reset))
+#define MRC_PROBE_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_probe))
+
+/* Why a received packet was dropped; each has its own counter. */
+enum mrc_drop_reason {
+	MRC_DROP_NONE = 0,
+	MRC_DROP_SHORT,		/* shorter than its headers */
+	MRC_DROP_VERSION,	/* unknown version */
+	MRC_DROP_TYPE,		/* unknown type */
+	MRC_DROP_RESERVED,	/* a reserved bit or field is set */
+	MRC_DROP_LENGTH,	/* length does not match the type */
+	MRC_DROP_BAD_FIELD,	/* a field is out of range */
+	MRC_DROP_CSUM,		/* UDP checksum */
+	MRC_DROP_NO_RAIL,	/* arrived on a netdevice that is no rail */
+	MRC_DROP_NO_CONN,	/* unknown connection */
+	MRC_DROP_NO_LISTENER,	/* REQ for a port nobody listens on */
+	MRC_DROP_BAD_SOURCE,	/* not from the connection's peer */
+	MRC_DROP_STATE,		/* not expected in the connection's state */
+	MRC_DROP_OUT_OF_WINDOW,	/* PSN outside the receive window */
+	MRC_DROP_DUPLICATE,	/* PSN already received */
+	MRC_DROP_NO_BUFFER,	/* beyond the credit, or out of memory */
+	MRC_DROP_BAD_DATA,	/* segment inconsistent with its message */
+	MRC_DROP_MSG_TOO_BIG,	/* message above max-msg-size */
+	MRC_DROP_BACKLOG,	/* half-open or accept queue full */
+	MRC_DROP_BAD_ACK,	/* acknowledges PSNs never sent */
+	__MRC_DROP_MAX,
+};
+
+/**
+ * struct mrc_pkt - a parsed, validated packet header (host order)
+ * @type: enum mrc_pkt_type
+ * @flags: the header's flags
+ * @dst_conn: receiver's connection id
+ * @src_conn: sender's connection id
+ * @hdr_len: bytes of headers (common + type-specific + rails)
+ * @payload_len: bytes after the headers (DATA only; 0 otherwise)
+ * @u: the type-specific part, still big-endian, copied out of the packet
+ */
+struct mrc_pkt {
+	u8 type;
+	u16 flags;
+	u32 dst_conn;
+	u32 src_conn;
+	u32 hdr_len;
+	u32 payload_len;
+	union {
+		struct mrc_wire_data data;
+		struct mrc_wire_ack ack;
+		struct {
+			struct mrc_wire_req req;
+			struct mrc_wire_rail rails[MRC_WIRE_MAX_RAILS];
+		} req;
+		struct mrc_wire_reset reset;
+		struct mrc_wire_probe probe;
+	} u;
+};
+
+/**
+ * mrc_wire_parse() - validate a packet and extract its headers
+ * @buf: the UDP payload
+ * @len: its length
+ * @pkt: filled on success
+ *
+ * Checks version, type, lengths, reserved bits and fields, and the
+ * ranges that do not depend on connection state (n_rails, plane, family,
+ * DATA offset + payload within msg_len).  Never reads past @len.
+ *
+ * Return: MRC_DROP_NONE, or why the packet must be dropped.
+ */
+enum mrc_drop_reason mrc_wire_parse(const void *buf, size_t len,
+				    struct mrc_pkt *pkt);
+
+/**
+ * mrc_wire_drop_reason_name() - short name of a drop reason
+ * @reason: enum mrc_drop_reason
+ *
+ * Return: a constant string such as "bad-checksum".
+ */
+const char *mrc_wire_drop_reason_name(unsigned int reason);
+
+#endif /* _MRC_CORE_WIRE_H */
