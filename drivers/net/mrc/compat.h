@@ -34,6 +34,12 @@ static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
+/* 6.12's udp_tunnel6_xmit_skb() returns void, 6.1's an int nobody needs. */
+#define mrc_udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio, ttl, \
+				 label, sport, dport, nocheck)		      \
+	((void)udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio, ttl, \
+				    label, sport, dport, nocheck))
+
 #ifndef NL_SET_ERR_MSG_FMT
 /*
  * 6.1 has no formatted extack messages (6.2 added a buffer inside

@@ -37,6 +37,7 @@
 
 #include "compat.h"
 #include "version.h"
+#include "core/wire.h"
 
 /**
  * struct mrc_module_params - load-time configuration of the module
@@ -63,6 +64,7 @@ extern struct mrc_module_params mrc_params;
  * @rx_bytes: bytes of those packets
  * @tx_dropped: packets mrc could not transmit
  * @rx_dropped: received packets mrc dropped
+ * @drops: the same, by enum mrc_drop_reason
  */
 struct mrc_stats {
 	u64 tx_packets;
@@ -71,6 +73,7 @@ struct mrc_stats {
 	u64 rx_bytes;
 	u64 tx_dropped;
 	u64 rx_dropped;
+	u64 drops[__MRC_DROP_MAX];
 };
 
 /**
@@ -82,6 +85,7 @@ struct mrc_stats {
  * @rx_bytes: see struct mrc_stats
  * @tx_dropped: see struct mrc_stats
  * @rx_dropped: see struct mrc_stats
+ * @drops: received packets dropped, by enum mrc_drop_reason
  * @queue: per hardware queue packets and bytes (rails only): first
  *	2 * num_rx_queues entries for RX, then 2 * num_tx_queues for TX
  *
@@ -95,10 +99,12 @@ struct mrc_pcpu_stats {
 	u64_stats_t rx_bytes;
 	u64_stats_t tx_dropped;
 	u64_stats_t rx_dropped;
+	u64_stats_t drops[__MRC_DROP_MAX];
 	u64_stats_t queue[];
 };
 
 struct mrc_dev;
+struct mrc_udp_port;
 
 /**
  * struct mrc_rail - a lower device of an mrc device (one fabric plane)
@@ -142,6 +148,10 @@ struct mrc_rail {
  * @max_msg_size: largest message a socket may send; written under RTNL,
  *	read with READ_ONCE()
  * @stats: per-CPU counters of the device as a whole
+ * @udp: the UDP sockets of @udp_port; written under RTNL, read under RCU
+ * @conns: connections running on the device; @conns_lock
+ * @conns_lock: protects @conns
+ * @half_open: connections in REQ_RCVD on the device (atomic)
  */
 struct mrc_dev {
 	struct net_device *dev;
@@ -151,6 +161,28 @@ struct mrc_dev {
 	u16 udp_port;
 	u32 max_msg_size;
 	struct mrc_pcpu_stats __percpu *stats;
+	struct mrc_udp_port __rcu *udp;
+	struct list_head conns;
+	spinlock_t conns_lock; /* see above */
+	atomic_t half_open;
+};
+
+/**
+ * struct mrc_udp_port - the UDP sockets receiving one udp-port
+ * @node: entry in mrc_net.udp_ports; RTNL
+ * @port: the port
+ * @users: devices using it; RTNL
+ * @sock4: IPv4 socket
+ * @sock6: IPv6 socket (NULL without IPv6)
+ * @rcu: deferred free
+ */
+struct mrc_udp_port {
+	struct list_head node;
+	u16 port;
+	unsigned int users;
+	struct socket *sock4;
+	struct socket *sock6;
+	struct rcu_head rcu;
 };
 
 /**
@@ -159,12 +191,32 @@ struct mrc_dev {
  *	under RTNL or RCU
  * @ports: bound AF_MRC sockets, hashed by port; @ports_lock
  * @ports_lock: protects @ports
+ * @udp_ports: UDP sockets, one struct per udp-port in use; RTNL
+ * @conns: connections by id; written under @conns_lock, read under RCU
+ * @conns_lock: protects @conns
+ * @nr_conns: hashed connections (atomic)
+ * @no_rail: mrc packets that arrived on a netdevice that is no rail
  */
 struct mrc_net {
 	struct list_head devs;
 	struct hlist_head ports[256];
 	spinlock_t ports_lock; /* see above */
+	struct list_head udp_ports;
+	struct hlist_head conns[1024];
+	spinlock_t conns_lock; /* see above */
+	atomic_t nr_conns;
+	atomic64_t no_rail;
 };
+
+/* Tunables with defaults (later: per device). */
+#define MRC_HALF_OPEN_MAX	1024	/* REQ_RCVD connections per device */
+#define MRC_RTO_MIN_US		20000	/* 20 ms: TCG timers are coarse */
+#define MRC_RTO_MAX_US		2000000
+#define MRC_RTO_INIT_US		200000
+#define MRC_DEAD_PEER_MS	10000	/* no progress for this long: ETIMEDOUT */
+#define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
+#define MRC_ACK_EVERY		2	/* ACK at least every N packets */
+#define MRC_MAX_INFLIGHT	512	/* packets; the congestion control's seam */
 
 /* netns.c */
 struct mrc_net *mrc_net(const struct net *net);

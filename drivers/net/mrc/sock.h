@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sock.h - an AF_MRC socket and the connection it carries.
+ *
+ * A SOCK_SEQPACKET socket is one connection (or a listener).  Its state
+ * is split by who may touch it:
+ *
+ *  - lock_sock() (the socket lock): serialises system calls; protects the
+ *    binding, the connect/accept life cycle of the socket itself.
+ *  - ms->lock (a BH spinlock, "the connection lock"): everything the
+ *    packet paths touch: state, scoreboards, queues, timers' decisions,
+ *    counters.  Taken from process context with spin_lock_bh() and from
+ *    softirq (packet receive, timers) with spin_lock().  Nothing sleeps,
+ *    allocates with GFP_KERNEL or copies user memory under it; packets to
+ *    send are collected on a local list and sent after it is released.
+ *  - the per-namespace connection table (ids) and port table: their own
+ *    spinlocks; lookups from softirq are RCU with a reference taken
+ *    (sockets are freed after a grace period, SOCK_RCU_FREE).
+ *
+ * Reading order of the data path: af_mrc.c (sendmsg) -> output.c
+ * (segments, PSNs, paths) -> path.c -> xmit.c (route per rail, UDP) ->
+ * udp.c (receive) -> input.c (DATA placement, ACKs) -> af_mrc.c (recvmsg).
+ * conn.c holds the connection table, timers and teardown; handshake.c
+ * the REQ/ACCEPT exchange.
+ */
+#ifndef _MRC_SOCK_H
+#define _MRC_SOCK_H
+
+#include <linux/hrtimer.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/xarray.h>
+#include <net/dst_cache.h>
+#include <net/sock.h>
+
+#include "mrc.h"
+#include "core/rtt.h"
+#include "core/rxwin.h"
+#include "core/txwin.h"
+#include "core/wire.h"
+
+/* Connection states.  Closing is tracked by flags, see below. */
+enum mrc_state {
+	MRC_ST_CLOSED = 0,	/* never connected, or done */
+	MRC_ST_LISTEN,		/* a listener */
+	MRC_ST_REQ_SENT,	/* connect(): REQ sent, waiting for ACCEPT */
+	MRC_ST_REQ_RCVD,	/* half-open: ACCEPT sent, waiting for the client */
+	MRC_ST_ESTABLISHED,	/* data flows (even while closing) */
+	MRC_ST_TIME_WAIT,	/* both sides closed; re-acknowledges stragglers */
+};
+
+/* EVs (paths) per plane a connection uses until the sprayer takes over. */
+#define MRC_EVS_PER_PLANE	8
+#define MRC_MAX_PATHS		(MRC_MAX_RAILS * MRC_EVS_PER_PLANE)
+/* Scoreboard ring: starts small, grows (in sendmsg) up to MRC_WIN_PKTS. */
+#define MRC_TXWIN_MIN		64
+
+/**
+ * struct mrc_endpoint_rail - one rail of an endpoint, as the handshake
+ *	announced it
+ * @family: AF_INET or AF_INET6 (0: the endpoint has no rail on this plane)
+ * @addr: its address (IPv4 v4-mapped)
+ */
+struct mrc_endpoint_rail {
+	u8 family;
+	struct in6_addr addr;
+};
+
+/**
+ * struct mrc_path - one path (EV on a plane) of a connection
+ * @plane: the plane
+ * @usable: both ends have a rail on @plane and ours is up; conn lock
+ * @pkts: packets sent on the path (first transmissions and retransmits)
+ * @bytes: their payload bytes
+ * @retrans: retransmissions sent on the path
+ */
+struct mrc_path {
+	u8 plane;
+	bool usable;
+	u64 pkts;
+	u64 bytes;
+	u64 retrans;
+};
+
+/**
+ * struct mrc_conn_stats - counters of one connection (conn lock)
+ * @tx_msgs: messages queued by sendmsg
+ * @tx_bytes: their bytes
+ * @tx_pkts: DATA/CLOSE packets sent, retransmissions included
+ * @retrans: retransmissions
+ * @rto: retransmission timeouts
+ * @rx_msgs: messages delivered to recvmsg
+ * @rx_bytes: their bytes
+ * @rx_pkts: DATA/CLOSE packets accepted
+ * @rx_dups: duplicate DATA packets (acknowledged, not stored)
+ * @acks_tx: ACKs sent
+ * @acks_rx: ACKs received
+ * @ce_rx: CE-marked packets received
+ */
+struct mrc_conn_stats {
+	u64 tx_msgs;
+	u64 tx_bytes;
+	u64 tx_pkts;
+	u64 retrans;
+	u64 rto;
+	u64 rx_msgs;
+	u64 rx_bytes;
+	u64 rx_pkts;
+	u64 rx_dups;
+	u64 acks_tx;
+	u64 acks_rx;
+	u64 ce_rx;
+};
+
+/**
+ * struct mrc_sock - an AF_MRC socket (see the top of this file for locks)
+ * @sk: the socket; must be first
+ * @bind_node: entry in the namespace's port table (ports_lock)
+ * @bound: @local is valid (lock_sock + ports_lock)
+ * @local: the bound address
+ *
+ * @lock: the connection lock
+ * @state: enum mrc_state (conn lock; READ_ONCE for poll)
+ * @id: our connection id, unique in the namespace (0: none); constant
+ *	while hashed
+ * @peer_id: the peer's connection id (conn lock)
+ * @id_node: entry in the namespace's connection table
+ * @dev_node: entry in @mdev's connection list (mdev->conns_lock)
+ * @mdev: the mrc device the connection runs on, with a reference
+ *	(@dev_tracker) while set; conn lock
+ * @dev_tracker: tracks the reference on @mdev->dev
+ * @peer: the peer's address as connect()ed to or as it came in
+ * @lrail: our rails per plane, as announced in the handshake
+ * @prail: the peer's rails per plane
+ * @udp_port: UDP destination port of the peer (our device's udp-port)
+ * @seg_size: payload bytes of a full DATA segment (both ends can carry)
+ * @peer_max_msg: largest message the peer accepts
+ * @paths: the connection's paths (array of @npaths, allocated when the
+ *	connection is established)
+ * @npaths: number of @paths
+ * @next_path: round-robin cursor over @paths
+ * @dst: route cache per plane (initialised for the planes of @paths)
+ * @dst_planes: bitmap of the planes whose @dst is initialised
+ *
+ * @txw: sender scoreboard
+ * @txrec: its ring
+ * @txskb: the packet of each PSN in flight, same ring index as @txrec
+ * @send_queue: segments waiting for their first transmission
+ * @snd_msg_id: id of the next message sendmsg queues
+ * @rwnd_psn: the peer's credit: we may send PSNs below it
+ * @rtt: RTT estimator
+ * @backoff: consecutive retransmission timeouts
+ * @rto_timer: retransmission timeout
+ * @last_progress: jiffies of the last forward progress (an ACK that
+ *	acknowledged something, or the handshake); the dead-peer clock
+ * @txpaths: the scoreboard's per-path state, parallel to @paths
+ * @close_queued: a CLOSE is on @send_queue or sent (no more sendmsg)
+ * @close_acked: our CLOSE was acknowledged
+ * @close_psn: PSN of our CLOSE
+ *
+ * @rxw: receiver window
+ * @rx_msgs: messages being received, by id (struct mrc_rx_msg)
+ * @rcv_msg_id: id of the next message recvmsg delivers
+ * @peer_closed: the peer's CLOSE arrived
+ * @peer_msgs: with @peer_closed: how many messages the peer sent in all
+ * @ack_pending: packets received since our last ACK
+ * @ack_trig: the packet that will trigger the next ACK
+ * @ack_trig_at: when it arrived (ktime)
+ * @ack_trig_rail: the rail it arrived on (plane)
+ * @ce_count: CE-marked packets received
+ * @ack_timer: delayed ACK
+ *
+ * @accept_queue: listener: established children not yet accepted
+ * @half_open: listener: children still in REQ_RCVD
+ * @listener: child: its listener, referenced until accepted
+ * @accept_node: child: entry in the listener's @accept_queue
+ * @stats: counters
+ */
+struct mrc_sock {
+	struct sock sk;
+	struct hlist_node bind_node;
+	bool bound;
+	struct sockaddr_mrc local;
+
+	spinlock_t lock; /* see above */
+	u8 state;
+	u32 id;
+	u32 peer_id;
+	struct hlist_node id_node;
+	struct list_head dev_node;
+	struct mrc_dev *mdev;
+	netdevice_tracker dev_tracker;
+	struct sockaddr_mrc peer;
+	struct mrc_endpoint_rail lrail[MRC_MAX_RAILS];
+	struct mrc_endpoint_rail prail[MRC_MAX_RAILS];
+	u16 udp_port;
+	u32 seg_size;
+	u32 peer_max_msg;
+	struct mrc_path *paths;
+	u32 npaths;
+	u32 next_path;
+	struct dst_cache dst[MRC_MAX_RAILS];
+	u32 dst_planes;
+
+	struct mrc_txwin txw;
+	struct mrc_txrec *txrec;
+	struct sk_buff **txskb;
+	struct sk_buff_head send_queue;
+	u32 snd_msg_id;
+	u32 rwnd_psn;
+	struct mrc_rtt rtt;
+	u32 backoff;
+	struct timer_list rto_timer;
+	unsigned long last_progress;
+	struct mrc_txpath *txpaths;
+	bool close_queued;
+	bool close_acked;
+	u32 close_psn;
+
+	struct mrc_rxwin rxw;
+	struct xarray rx_msgs;
+	u32 rcv_msg_id;
+	bool peer_closed;
+	u32 peer_msgs;
+	u32 ack_pending;
+	struct {
+		u32 psn;
+		u16 ev;
+		u8 tx;
+		bool ce;
+	} ack_trig;
+	ktime_t ack_trig_at;
+	u8 ack_trig_plane;
+	u32 ce_count;
+	struct hrtimer ack_timer;
+
+	struct list_head accept_queue;
+	u32 half_open;
+	struct mrc_sock *listener;
+	struct list_head accept_node;
+	struct mrc_conn_stats stats;
+};
+
+static inline struct mrc_sock *mrc_sk(const struct sock *sk)
+{
+	return container_of(sk, struct mrc_sock, sk);
+}
+
+/**
+ * struct mrc_rx_msg - a message being received
+ * @len: its length
+ * @got: bytes received so far
+ * @segs: its segments sorted by offset (MRC_SKB_CB(skb)->offset)
+ */
+struct mrc_rx_msg {
+	u32 len;
+	u32 got;
+	struct sk_buff_head segs;
+};
+
+/**
+ * struct mrc_skb_cb - what mrc keeps in skb->cb
+ * @offset: payload offset in the message
+ * @len: payload length
+ * @msg_id: the message
+ * @msg_len: the message's length
+ * @head: bytes of mrc/UDP headers in front of the payload (rx)
+ * @close: a CLOSE pseudo-segment (tx)
+ */
+struct mrc_skb_cb {
+	u32 offset;
+	u32 len;
+	u32 msg_id;
+	u32 msg_len;
+	u16 head;
+	bool close;
+};
+
+#define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)(skb)->cb)
+
+/* Time base of the scoreboard: microseconds, wrapping u32. */
+static inline u32 mrc_now_us(void)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_USEC);
+}
+
+/* conn.c */
+int mrc_conn_hash(struct mrc_sock *ms);
+void mrc_conn_unhash(struct mrc_sock *ms);
+struct mrc_sock *mrc_conn_lookup(struct net *net, u32 id);
+int mrc_conn_init(struct mrc_sock *ms);
+void mrc_conn_destroy(struct mrc_sock *ms);
+void mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev);
+void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
+		    struct sk_buff_head *xq);
+void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq);
+void mrc_conn_arm_rto(struct mrc_sock *ms);
+void mrc_conn_maybe_done(struct mrc_sock *ms);
+void mrc_dev_abort_conns(struct mrc_dev *mdev);
+
+/* handshake.c */
+int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev,
+		      struct sk_buff_head *xq);
+void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
+		       struct sk_buff *skb, struct mrc_pkt *pkt,
+		       const struct in6_addr *saddr);
+bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
+void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
+		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
+		     u32 reason);
+void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq);
+
+/* output.c */
+int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len);
+int mrc_output_queue_close(struct mrc_sock *ms);
+void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq);
+void mrc_output_lost(void *ctx, u32 psn);
+void mrc_output_acked(void *ctx, u32 psn);
+void mrc_output_purge(struct mrc_sock *ms);
+
+/* path.c */
+int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp);
+void mrc_path_free(struct mrc_sock *ms);
+int mrc_path_pick(struct mrc_sock *ms, int avoid_plane);
+
+/* xmit.c */
+struct sk_buff *mrc_xmit_alloc(struct mrc_sock *ms, unsigned int len);
+void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
+		      u16 ev);
+void mrc_xmit_list(struct net *net, struct sk_buff_head *xq);
+void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_dev *mdev, u8 plane,
+			  const struct in6_addr *saddr,
+			  const struct in6_addr *daddr, u16 dport, u16 ev);
+
+/* Room in front of mrc headers for IPv6 + UDP + link layer. */
+#define MRC_XMIT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr))
+
+/* input.c */
+void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
+	       struct mrc_pkt *pkt, bool ce, struct sk_buff_head *xq);
+void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
+int mrc_input_msg_ready(struct mrc_sock *ms);
+void mrc_input_purge(struct mrc_sock *ms);
+void mrc_input_init(struct mrc_sock *ms);
+
+/* udp.c */
+struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
+				      struct netlink_ext_ack *extack);
+void mrc_udp_port_put(struct net *net, struct mrc_udp_port *up);
+void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
+		    enum mrc_drop_reason reason);
+
+/* af_mrc.c */
+struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
+				     u16 port, const struct in6_addr *daddr);
+struct sock *mrc_sock_alloc_child(struct mrc_sock *listener);
+void mrc_sock_wake(struct mrc_sock *ms);
+
+#endif /* _MRC_SOCK_H */

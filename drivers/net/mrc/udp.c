@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udp.c - mrc's UDP sockets: where packets come in.
+ *
+ * mrc packets are UDP datagrams to the device's udp-port.  Each port in use
+ * in a namespace has one IPv4 and one IPv6 kernel socket with an
+ * encapsulation receive hook (the UDP tunnel pattern of vxlan, wireguard
+ * and rxe), shared by the devices using that port; all devices of a fabric
+ * use the same port.  Receiving through a UDP socket rather than an
+ * rx_handler keeps the rail's IP stack in charge: fragments, netfilter,
+ * tcpdump and the checksum (a corrupted packet is dropped and counted by
+ * UDP, UdpInCsumErrors, before mrc sees it) all work as for any UDP.
+ *
+ * A packet is attributed to the rail it arrived on (skb->dev); from there
+ * to its device and to a connection by the id in its header.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ipv6.h>
+#include <net/udp.h>
+#include <net/udp_tunnel.h>
+
+#include "sock.h"
+
+/**
+ * mrc_count_drop() - count a dropped received packet
+ * @mdev: the device (may be NULL: counted nowhere but its reason)
+ * @rail: the rail it arrived on (may be NULL)
+ * @reason: why
+ *
+ * Context: BH disabled.
+ */
+void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
+		    enum mrc_drop_reason reason)
+{
+	struct mrc_pcpu_stats *s;
+
+	if (reason >= __MRC_DROP_MAX)
+		reason = MRC_DROP_BAD_FIELD;
+	if (mdev) {
+		s = this_cpu_ptr(mdev->stats);
+		u64_stats_update_begin(&s->syncp);
+		u64_stats_inc(&s->rx_dropped);
+		u64_stats_inc(&s->drops[reason]);
+		u64_stats_update_end(&s->syncp);
+	}
+	if (rail) {
+		s = this_cpu_ptr(rail->stats);
+		u64_stats_update_begin(&s->syncp);
+		u64_stats_inc(&s->rx_dropped);
+		u64_stats_inc(&s->drops[reason]);
+		u64_stats_update_end(&s->syncp);
+	}
+}
+
+/* Count a received packet on its device, rail and RX queue. */
+static void mrc_count_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
+			 const struct sk_buff *skb, unsigned int len)
+{
+	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
+	u32 q;
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->rx_packets);
+	u64_stats_add(&s->rx_bytes, len);
+	u64_stats_update_end(&s->syncp);
+
+	q = skb_rx_queue_recorded(skb) ? skb_get_rx_queue(skb) : 0;
+	if (q >= rail->num_rx_queues)
+		q = 0;
+	s = this_cpu_ptr(rail->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->rx_packets);
+	u64_stats_add(&s->rx_bytes, len);
+	u64_stats_inc(&s->queue[2 * q]);
+	u64_stats_add(&s->queue[2 * q + 1], len);
+	u64_stats_update_end(&s->syncp);
+}
+
+/* The rail a packet came in on: skb->dev below an mrc device. RCU. */
+static struct mrc_rail *mrc_udp_rail(const struct sk_buff *skb)
+{
+	struct net_device *upper = netdev_master_upper_dev_get_rcu(skb->dev);
+	struct mrc_dev *mdev;
+	int plane;
+
+	if (!upper || !netif_is_mrc(upper))
+		return NULL;
+	mdev = netdev_priv(upper);
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		struct mrc_rail *rail = rcu_dereference(mdev->rails[plane]);
+
+		if (rail && rail->dev == skb->dev)
+			return rail;
+	}
+	return NULL;
+}
+
+/* Largest header (REQ with every rail) we make linear before parsing. */
+#define MRC_HDR_MAX	MRC_REQ_LEN(MRC_WIRE_MAX_RAILS)
+
+static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct net *net = sock_net(sk);
+	struct sk_buff_head xq;
+	struct in6_addr saddr;
+	enum mrc_drop_reason reason;
+	struct mrc_pkt *pkt;
+	struct mrc_rail *rail;
+	struct mrc_dev *mdev;
+	struct mrc_sock *ms;
+	unsigned int len;
+	u8 dsfield;
+
+	rcu_read_lock();
+	rail = mrc_udp_rail(skb);
+	if (!rail) {
+		atomic64_inc(&mrc_net(net)->no_rail);
+		goto free;
+	}
+	mdev = rail->mdev;
+	len = skb->len - sizeof(struct udphdr);
+	mrc_count_rx(mdev, rail, skb, skb->len);
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + min_t(unsigned int, len, MRC_HDR_MAX))) {
+		reason = MRC_DROP_SHORT;
+		goto drop;
+	}
+
+	pkt = kmalloc(sizeof(*pkt), GFP_ATOMIC);
+	if (!pkt) {
+		reason = MRC_DROP_NO_BUFFER;
+		goto drop;
+	}
+	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, pkt);
+	if (reason) {
+		kfree(pkt);
+		goto drop;
+	}
+
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
+		dsfield = ip_hdr(skb)->tos;
+	} else {
+		saddr = ipv6_hdr(skb)->saddr;
+		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+	}
+	/* From here on the payload starts after the UDP and mrc headers. */
+	__skb_pull(skb, sizeof(struct udphdr));
+
+	if (pkt->type == MRC_PKT_REQ) {
+		mrc_handshake_rcv(mdev, rail, skb, pkt, &saddr);
+		kfree(pkt);
+		rcu_read_unlock();
+		return 0;
+	}
+
+	ms = mrc_conn_lookup(net, pkt->dst_conn);
+	if (!ms) {
+		/* Tell the sender, but never answer a RESET with a RESET. */
+		if (pkt->type != MRC_PKT_RESET)
+			mrc_reset_reply(mdev, rail, pkt, &saddr, MRC_RESET_NO_CONN);
+		kfree(pkt);
+		reason = MRC_DROP_NO_CONN;
+		goto drop;
+	}
+	if (ms->mdev != mdev ||
+	    !ipv6_addr_equal(&saddr, &ms->prail[rail->plane].addr) ||
+	    (pkt->type != MRC_PKT_ACCEPT && pkt->src_conn != READ_ONCE(ms->peer_id))) {
+		sock_put(&ms->sk);
+		kfree(pkt);
+		reason = MRC_DROP_BAD_SOURCE;
+		goto drop;
+	}
+
+	__skb_queue_head_init(&xq);
+	spin_lock(&ms->lock);
+	mrc_input(ms, rail, skb, pkt, INET_ECN_is_ce(dsfield), &xq);
+	spin_unlock(&ms->lock);
+	mrc_xmit_list(net, &xq);
+	sock_put(&ms->sk);
+	kfree(pkt);
+	rcu_read_unlock();
+	return 0;
+
+drop:
+	mrc_count_drop(mdev, rail, reason);
+free:
+	rcu_read_unlock();
+	kfree_skb(skb);
+	return 0;
+}
+
+static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
+				   struct netlink_ext_ack *extack)
+{
+	struct udp_tunnel_sock_cfg tcfg = {
+		.encap_type = 1,
+		.encap_rcv = mrc_udp_encap_rcv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = family,
+		.local_udp_port = htons(port),
+	};
+	struct socket *sock;
+	int err;
+
+	if (family == AF_INET6) {
+		cfg.ipv6_v6only = 1;
+		cfg.local_ip6 = in6addr_any;
+	} else {
+		cfg.local_ip.s_addr = htonl(INADDR_ANY);
+	}
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err) {
+		NL_SET_ERR_MSG_FMT(extack, "cannot open UDP port %u (%s): error %d",
+				   port, family == AF_INET6 ? "IPv6" : "IPv4", err);
+		return ERR_PTR(err);
+	}
+	setup_udp_tunnel_sock(net, sock, &tcfg);
+	return sock;
+}
+
+static void mrc_udp_port_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct mrc_udp_port, rcu));
+}
+
+/**
+ * mrc_udp_port_get() - the sockets of a port, opening them if needed
+ * @net: the namespace
+ * @port: the UDP port
+ * @extack: where to explain a failure (the port is taken, say)
+ *
+ * Context: RTNL.
+ * Return: the port, with a use counted, or an ERR_PTR.
+ */
+struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
+				      struct netlink_ext_ack *extack)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_udp_port *up;
+
+	ASSERT_RTNL();
+	list_for_each_entry(up, &mn->udp_ports, node) {
+		if (up->port == port) {
+			up->users++;
+			return up;
+		}
+	}
+	up = kzalloc(sizeof(*up), GFP_KERNEL);
+	if (!up)
+		return ERR_PTR(-ENOMEM);
+	up->port = port;
+	up->users = 1;
+	up->sock4 = mrc_udp_open(net, port, AF_INET, extack);
+	if (IS_ERR(up->sock4)) {
+		int err = PTR_ERR(up->sock4);
+
+		kfree(up);
+		return ERR_PTR(err);
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	up->sock6 = mrc_udp_open(net, port, AF_INET6, extack);
+	if (IS_ERR(up->sock6)) {
+		int err = PTR_ERR(up->sock6);
+
+		udp_tunnel_sock_release(up->sock4);
+		kfree(up);
+		return ERR_PTR(err);
+	}
+#endif
+	list_add(&up->node, &mn->udp_ports);
+	return up;
+}
+
+/**
+ * mrc_udp_port_put() - stop using a port; its sockets close with the last
+ * @net: the namespace
+ * @up: the port
+ *
+ * Context: RTNL; the caller unpublished its pointer to @up already.
+ */
+void mrc_udp_port_put(struct net *net, struct mrc_udp_port *up)
+{
+	ASSERT_RTNL();
+	if (--up->users)
+		return;
+	list_del(&up->node);
+	/* Senders use the sockets under RCU: let them finish. */
+	synchronize_net();
+	udp_tunnel_sock_release(up->sock4);
+	if (up->sock6)
+		udp_tunnel_sock_release(up->sock6);
+	call_rcu(&up->rcu, mrc_udp_port_free_rcu);
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xmit.c - a packet leaves through one rail.
+ *
+ * Every packet is sent through the IP stack of the rail it is meant for:
+ * the route is looked up with the rail as output interface and the rail's
+ * address as source (like rxe), so neighbour resolution, netfilter,
+ * qdiscs and tcpdump on the rail all see ordinary UDP.  A route that would
+ * leave through another netdevice is refused: a plane's packets never
+ * cross to another plane.  The UDP source port is the entropy value (and
+ * so is the IPv6 flow label); the packet's hash is derived from it too,
+ * so the rail's TX queue follows the EV and one connection spreads over
+ * every TX queue.  DATA carries ECT(0).
+ *
+ * Packets are prepared under the connection lock onto a list and sent
+ * here after it is dropped (mrc_xmit_list()).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
+#include <linux/udp.h>
+#include <net/inet_ecn.h>
+#include <net/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+
+#include "sock.h"
+
+/**
+ * struct mrc_xmit_cb - where a prepared packet goes (in skb->cb)
+ * @ms: its connection (the caller of mrc_xmit_list() holds a reference),
+ *	or NULL for a reply outside any connection
+ * @mdev: the device
+ * @saddr: source address (a rail address of @mdev)
+ * @daddr: destination address
+ * @dport: destination UDP port
+ * @ev: entropy value
+ * @plane: the rail's plane
+ * @ect: mark the packet ECT(0)
+ */
+struct mrc_xmit_cb {
+	struct mrc_sock *ms;
+	struct mrc_dev *mdev;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	u16 dport;
+	u16 ev;
+	u8 plane;
+	bool ect;
+};
+
+#define MRC_XMIT_CB(skb) ((struct mrc_xmit_cb *)(skb)->cb)
+
+static_assert(sizeof(struct mrc_xmit_cb) <= sizeof_field(struct sk_buff, cb));
+static_assert(sizeof(struct mrc_skb_cb) <= sizeof_field(struct sk_buff, cb));
+
+/**
+ * mrc_xmit_alloc() - a packet for headers of @len bytes (control packets)
+ * @ms: unused for now (allocation is atomic)
+ * @len: bytes of mrc headers the caller will skb_put()
+ *
+ * Return: an skb with room for IP and UDP in front, or NULL.
+ */
+struct sk_buff *mrc_xmit_alloc(struct mrc_sock *ms, unsigned int len)
+{
+	struct sk_buff *skb = alloc_skb(MRC_XMIT_HEADROOM + len, GFP_ATOMIC);
+
+	if (skb)
+		skb_reserve(skb, MRC_XMIT_HEADROOM);
+	return skb;
+}
+
+/**
+ * mrc_xmit_prepare() - address a packet of a connection to the peer
+ * @ms: the connection (conn lock held)
+ * @skb: the packet, mrc headers in place
+ * @plane: the plane (rail) to use
+ * @ev: the entropy value
+ */
+void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
+		      u16 ev)
+{
+	struct mrc_xmit_cb *cb = MRC_XMIT_CB(skb);
+	u8 type = ((struct mrc_wire_hdr *)skb->data)->type;
+
+	memset(cb, 0, sizeof(*cb));
+	cb->ms = ms;
+	cb->mdev = ms->mdev;
+	cb->saddr = ms->lrail[plane].addr;
+	cb->daddr = ms->prail[plane].addr;
+	cb->dport = ms->udp_port;
+	cb->ev = ev;
+	cb->plane = plane;
+	cb->ect = type == MRC_PKT_DATA || type == MRC_PKT_CLOSE;
+}
+
+static void mrc_count_tx(struct mrc_dev *mdev, struct mrc_rail *rail,
+			 u32 q, unsigned int len)
+{
+	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->tx_packets);
+	u64_stats_add(&s->tx_bytes, len);
+	u64_stats_update_end(&s->syncp);
+	s = this_cpu_ptr(rail->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->tx_packets);
+	u64_stats_add(&s->tx_bytes, len);
+	u64_stats_inc(&s->queue[2 * (rail->num_rx_queues + q)]);
+	u64_stats_add(&s->queue[2 * (rail->num_rx_queues + q) + 1], len);
+	u64_stats_update_end(&s->syncp);
+}
+
+static void mrc_count_tx_drop(struct mrc_dev *mdev, struct mrc_rail *rail)
+{
+	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->tx_dropped);
+	u64_stats_update_end(&s->syncp);
+	if (!rail)
+		return;
+	s = this_cpu_ptr(rail->stats);
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->tx_dropped);
+	u64_stats_update_end(&s->syncp);
+}
+
+static int mrc_xmit4(struct net *net, struct mrc_rail *rail, struct sock *usk,
+		     struct dst_cache *cache, const struct mrc_xmit_cb *cb,
+		     struct sk_buff *skb, __be16 sport)
+{
+	struct flowi4 fl4 = {
+		.daddr = cb->daddr.s6_addr32[3],
+		.saddr = cb->saddr.s6_addr32[3],
+		.flowi4_oif = rail->dev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.fl4_sport = sport,
+		.fl4_dport = htons(cb->dport),
+	};
+	__be32 saddr = fl4.saddr;
+	struct rtable *rt = NULL;
+
+	if (cache)
+		rt = dst_cache_get_ip4(cache, &saddr);
+	if (!rt) {
+		rt = ip_route_output_key(net, &fl4);
+		if (IS_ERR(rt))
+			return PTR_ERR(rt);
+		if (rt->dst.dev != rail->dev || fl4.saddr != cb->saddr.s6_addr32[3]) {
+			ip_rt_put(rt);
+			return -ENETUNREACH;
+		}
+		if (cache)
+			dst_cache_set_ip4(cache, &rt->dst, fl4.saddr);
+	}
+	udp_tunnel_xmit_skb(rt, usk, skb, cb->saddr.s6_addr32[3],
+			    cb->daddr.s6_addr32[3], cb->ect ? INET_ECN_ECT_0 : 0,
+			    ip4_dst_hoplimit(&rt->dst), htons(IP_DF), sport,
+			    htons(cb->dport), false, false);
+	return 0;
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+static int mrc_xmit6(struct net *net, struct mrc_rail *rail, struct sock *usk,
+		     struct dst_cache *cache, const struct mrc_xmit_cb *cb,
+		     struct sk_buff *skb, __be16 sport)
+{
+	struct flowi6 fl6 = {
+		.daddr = cb->daddr,
+		.saddr = cb->saddr,
+		.flowi6_oif = rail->dev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.fl6_sport = sport,
+		.fl6_dport = htons(cb->dport),
+		.flowlabel = htonl(cb->ev & IPV6_FLOWLABEL_MASK),
+	};
+	struct in6_addr saddr = cb->saddr;
+	struct dst_entry *dst = NULL;
+
+	if (cache)
+		dst = dst_cache_get_ip6(cache, &saddr);
+	if (!dst) {
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, usk, &fl6, NULL);
+		if (IS_ERR(dst))
+			return PTR_ERR(dst);
+		if (dst->dev != rail->dev) {
+			dst_release(dst);
+			return -ENETUNREACH;
+		}
+		if (cache)
+			dst_cache_set_ip6(cache, dst, &fl6.saddr);
+	}
+	mrc_udp_tunnel6_xmit_skb(dst, usk, skb, rail->dev, &cb->saddr, &cb->daddr,
+				 cb->ect ? INET_ECN_ECT_0 : 0,
+				 ip6_dst_hoplimit(dst), fl6.flowlabel, sport,
+				 htons(cb->dport), false);
+	return 0;
+}
+#endif
+
+/* Send one prepared packet. Context: BH disabled, RCU. */
+static void mrc_xmit_one(struct net *net, struct sk_buff *skb)
+{
+	struct mrc_xmit_cb cb = *MRC_XMIT_CB(skb);
+	struct mrc_rail *rail = rcu_dereference(cb.mdev->rails[cb.plane]);
+	struct mrc_udp_port *up = rcu_dereference(cb.mdev->udp);
+	struct dst_cache *cache = NULL;
+	unsigned int len = skb->len;
+	__be16 sport = htons(MRC_EV_SPORT(cb.ev));
+	u32 hash, q;
+	int err;
+
+	if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP || !up) {
+		mrc_count_tx_drop(cb.mdev, rail);
+		kfree_skb(skb);
+		return;
+	}
+	if (cb.ms && (cb.ms->dst_planes & BIT(cb.plane)))
+		cache = &cb.ms->dst[cb.plane];
+
+	/* The EV picks the TX queue: one connection uses all of them. */
+	hash = jhash_2words(cb.ev, cb.plane, 0x6d7263);
+	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
+	q = rail->dev->real_num_tx_queues > 1 ?
+	    reciprocal_scale(hash, rail->dev->real_num_tx_queues) : 0;
+	if (q >= rail->num_tx_queues)
+		q = 0;
+	skb->ignore_df = 0;
+	memset(skb->cb, 0, sizeof(skb->cb));
+
+	if (ipv6_addr_v4mapped(&cb.daddr))
+		err = mrc_xmit4(net, rail, up->sock4->sk, cache, &cb, skb, sport);
+#if IS_ENABLED(CONFIG_IPV6)
+	else if (up->sock6)
+		err = mrc_xmit6(net, rail, up->sock6->sk, cache, &cb, skb, sport);
+#endif
+	else
+		err = -EAFNOSUPPORT;
+	if (err) {
+		mrc_count_tx_drop(cb.mdev, rail);
+		kfree_skb(skb);
+		return;
+	}
+	mrc_count_tx(cb.mdev, rail, q, len);
+}
+
+/**
+ * mrc_xmit_list() - send every packet of a list
+ * @net: the namespace
+ * @xq: packets prepared with mrc_xmit_prepare() or mrc_xmit_raw(); emptied
+ *
+ * Context: any; no mrc lock held.  The callers hold references on the
+ * connections named in the packets.
+ */
+void mrc_xmit_list(struct net *net, struct sk_buff_head *xq)
+{
+	struct sk_buff *skb;
+
+	if (skb_queue_empty(xq))
+		return;
+	local_bh_disable();
+	rcu_read_lock();
+	while ((skb = __skb_dequeue(xq)))
+		mrc_xmit_one(net, skb);
+	rcu_read_unlock();
+	local_bh_enable();
+}
+
+/**
+ * mrc_xmit_raw_prepare() - address a packet that belongs to no connection
+ * @skb: the packet, mrc headers in place
+ * @mdev: the device
+ * @plane: the rail
+ * @saddr: source address
+ * @daddr: destination address
+ * @dport: destination UDP port
+ * @ev: entropy value
+ */
+void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_dev *mdev, u8 plane,
+			  const struct in6_addr *saddr,
+			  const struct in6_addr *daddr, u16 dport, u16 ev)
+{
+	struct mrc_xmit_cb *cb = MRC_XMIT_CB(skb);
+
+	memset(cb, 0, sizeof(*cb));
+	cb->mdev = mdev;
+	cb->saddr = *saddr;
+	cb->daddr = *daddr;
+	cb->dport = dport;
+	cb->ev = ev;
+	cb->plane = plane;
+}

@@ -1,0 +1,750 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of core/wire.c: every packet type round-trips through a
+ * builder written from the wire layout, every drop reason the parser can
+ * give is reachable, truncated and mutated packets are rejected without
+ * reading out of bounds (each parsed buffer is a malloc'd copy of exactly
+ * the length passed, so ASan catches any overread), and the parser agrees
+ * with an independent byte-offset oracle on random mutations.
+ */
+#include <assert.h>
+#include <stddef.h>
+#include "unit.h"
+#include "core/wire.h"
+
+/* Struct sizes and a few offsets: the wire layout is an ABI. */
+static_assert(sizeof(struct mrc_wire_hdr) == 12, "hdr");
+static_assert(sizeof(struct mrc_wire_data) == 24, "data");
+static_assert(sizeof(struct mrc_wire_ack) == 64, "ack");
+static_assert(sizeof(struct mrc_wire_rail) == 20, "rail");
+static_assert(sizeof(struct mrc_wire_req) == 20, "req");
+static_assert(sizeof(struct mrc_wire_reset) == 4, "reset");
+static_assert(sizeof(struct mrc_wire_probe) == 12, "probe");
+static_assert(offsetof(struct mrc_wire_data, ev) == 16, "data.ev");
+static_assert(offsetof(struct mrc_wire_ack, trig_psn) == 40, "ack.trig_psn");
+static_assert(offsetof(struct mrc_wire_ack, ack_delay_us) == 56, "ack.delay");
+static_assert(offsetof(struct mrc_wire_req, max_msg_size) == 16, "req.mms");
+static_assert(offsetof(struct mrc_wire_probe, stamp) == 8, "probe.stamp");
+static_assert(MRC_DATA_HDR_LEN == 36 && MRC_ACK_LEN == 76, "lengths");
+static_assert(MRC_REQ_LEN(0) == 32 && MRC_REQ_LEN(32) == 672, "req lengths");
+static_assert(MRC_RESET_LEN == 16 && MRC_PROBE_LEN == 24, "lengths");
+
+#define MAXPKT	(MRC_REQ_LEN(MRC_WIRE_MAX_RAILS + 2))
+
+/* Byte-level writers and readers (big-endian), independent of the structs. */
+static void w16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void w32(u8 *p, u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static u16 r16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static u32 r32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static size_t put_hdr(u8 *b, u8 type, u16 flags, u32 dst, u32 src)
+{
+	b[0] = MRC_WIRE_VERSION;
+	b[1] = type;
+	w16(b + 2, flags);
+	w32(b + 4, dst);
+	w32(b + 8, src);
+	return 12;
+}
+
+static u32 nz32(void)
+{
+	u32 v = unit_rand32();
+
+	return v ? v : 1;
+}
+
+static u16 rand_ev(void)
+{
+	return unit_rand32() & MRC_EV_MAX;
+}
+
+/* A valid DATA (payload of @plen bytes) or CLOSE. */
+static size_t build_data(u8 *b, u8 type, u32 plen)
+{
+	u32 msg_len = 0, off = 0, i;
+
+	put_hdr(b, type, unit_rand32() & MRC_F_DATA_MASK, nz32(), nz32());
+	if (type == MRC_PKT_DATA) {
+		msg_len = plen + unit_rand32() % 100000;
+		off = unit_rand32() % (msg_len - plen + 1);
+	}
+	w32(b + 12, unit_rand32());
+	w32(b + 16, unit_rand32());
+	w32(b + 20, msg_len);
+	w32(b + 24, off);
+	w16(b + 28, rand_ev());
+	b[30] = unit_rand32();
+	b[31] = 0;
+	w32(b + 32, 0);
+	for (i = 0; i < plen; i++)
+		b[36 + i] = unit_rand32();
+	return 36 + plen;
+}
+
+static size_t build_ack(u8 *b, u8 type)
+{
+	int i;
+
+	put_hdr(b, type, unit_rand32() & MRC_F_ACK_MASK, nz32(), nz32());
+	for (i = 12; i < 76; i++)
+		b[i] = unit_rand32();
+	w16(b + 56, rand_ev());
+	b[59] = type == MRC_PKT_ACK ? 0 : 1 + unit_rand32() % (__MRC_NACK_MAX - 1);
+	return 76;
+}
+
+static size_t build_req(u8 *b, u8 type, unsigned int n)
+{
+	unsigned int i, j;
+	u8 *r;
+
+	put_hdr(b, type, 0, type == MRC_PKT_REQ ? 0 : nz32(), nz32());
+	w16(b + 12, unit_rand32());
+	w16(b + 14, unit_rand32());
+	w32(b + 16, unit_rand32());
+	w32(b + 20, unit_rand32());
+	w16(b + 24, 64 + unit_rand32() % (65536 - 64));
+	b[26] = n;
+	b[27] = 0;
+	w32(b + 28, nz32());
+	for (i = 0; i < n; i++) {
+		r = b + 32 + 20 * i;
+		r[0] = unit_rand32() % 32;
+		r[1] = unit_rand32() & 1 ? 4 : 6;
+		r[2] = 0;
+		r[3] = 0;
+		for (j = 0; j < 16; j++)
+			r[4 + j] = r[1] == 6 || j < 4 ? unit_rand32() : 0;
+	}
+	return 32 + 20 * n;
+}
+
+static size_t build_reset(u8 *b)
+{
+	put_hdr(b, MRC_PKT_RESET, 0, nz32(), nz32());
+	w32(b + 12, 1 + unit_rand32() % (__MRC_RESET_MAX - 1));
+	return 16;
+}
+
+static size_t build_probe(u8 *b, u8 type)
+{
+	put_hdr(b, type, 0, nz32(), nz32());
+	w32(b + 12, unit_rand32());
+	w16(b + 16, rand_ev());
+	w16(b + 18, 0);
+	w32(b + 20, unit_rand32());
+	return 24;
+}
+
+/* A random valid packet of @type. */
+static size_t build_valid(u8 *b, u8 type)
+{
+	switch (type) {
+	case MRC_PKT_DATA:
+		return build_data(b, type, 1 + unit_rand32() % 200);
+	case MRC_PKT_CLOSE:
+		return build_data(b, type, 0);
+	case MRC_PKT_ACK:
+	case MRC_PKT_NACK:
+		return build_ack(b, type);
+	case MRC_PKT_REQ:
+	case MRC_PKT_ACCEPT:
+		return build_req(b, type, 1 + unit_rand32() % MRC_WIRE_MAX_RAILS);
+	case MRC_PKT_RESET:
+		return build_reset(b);
+	default:
+		return build_probe(b, type);
+	}
+}
+
+/*
+ * Parse a malloc'd copy of exactly @len bytes: ASan sees any overread.
+ * Returns the reason as an int, to compare with the enum's constants.
+ */
+static int parse_exact(const u8 *b, size_t len, struct mrc_pkt *pkt)
+{
+	u8 *copy = malloc(len ? len : 1);
+	int why;
+
+	memcpy(copy, b, len);
+	why = mrc_wire_parse(copy, len, pkt);
+	free(copy);
+	return why;
+}
+
+/*
+ * Independent validity oracle, written from the layout by byte offsets:
+ * must agree with the parser on whether a packet is acceptable.
+ */
+static bool oracle_valid(const u8 *b, size_t len)
+{
+	u32 dst, src, plen, msg_len, off, n, i, j;
+	u16 flags;
+	const u8 *r;
+
+	if (len < 12 || b[0] != 1 || b[1] < 1 || b[1] > 9)
+		return false;
+	flags = r16(b + 2);
+	dst = r32(b + 4);
+	src = r32(b + 8);
+	if (!src || (b[1] == MRC_PKT_REQ) != !dst)
+		return false;
+	switch (b[1]) {
+	case MRC_PKT_DATA:
+	case MRC_PKT_CLOSE:
+		if (len < 36 || (flags & ~1) || b[31] || r32(b + 32) || r16(b + 28) > 0x3fff)
+			return false;
+		plen = len - 36;
+		msg_len = r32(b + 20);
+		off = r32(b + 24);
+		if (b[1] == MRC_PKT_CLOSE)
+			return !plen && !msg_len && !off;
+		return msg_len && plen && (u64)off + plen <= msg_len;
+	case MRC_PKT_ACK:
+	case MRC_PKT_NACK:
+		if (len != 76 || (flags & ~1) || r16(b + 56) > 0x3fff)
+			return false;
+		return b[1] == MRC_PKT_ACK ? b[59] == 0 : b[59] == 1 || b[59] == 2;
+	case MRC_PKT_REQ:
+	case MRC_PKT_ACCEPT:
+		if (len < 32)
+			return false;
+		n = b[26];
+		if (len != 32 + 20 * n || n < 1 || n > 32 || flags || b[27] ||
+		    r16(b + 24) < 64 || !r32(b + 28))
+			return false;
+		for (i = 0; i < n; i++) {
+			r = b + 32 + 20 * i;
+			if (r[0] >= 32 || r[2] || r[3] || (r[1] != 4 && r[1] != 6))
+				return false;
+			for (j = 4; r[1] == 4 && j < 16; j++)
+				if (r[4 + j])
+					return false;
+		}
+		return true;
+	case MRC_PKT_RESET:
+		return len == 16 && !flags && r32(b + 12) >= 1 && r32(b + 12) <= 6;
+	default:
+		return len == 24 && !flags && !r16(b + 18) && r16(b + 16) <= 0x3fff;
+	}
+}
+
+/* Check a successfully parsed packet against the bytes it came from. */
+static void check_parsed(struct __test_metadata *_metadata, const u8 *b,
+			 size_t len, const struct mrc_pkt *pkt)
+{
+	u32 hdr;
+
+	ASSERT_EQ(b[1], pkt->type);
+	ASSERT_EQ(r16(b + 2), pkt->flags);
+	ASSERT_EQ(r32(b + 4), pkt->dst_conn);
+	ASSERT_EQ(r32(b + 8), pkt->src_conn);
+	ASSERT_EQ(len, (size_t)pkt->hdr_len + pkt->payload_len);
+	switch (pkt->type) {
+	case MRC_PKT_DATA:
+	case MRC_PKT_CLOSE:
+		hdr = MRC_DATA_HDR_LEN;
+		ASSERT_EQ(0, memcmp(&pkt->u.data, b + 12, sizeof(pkt->u.data)));
+		ASSERT_EQ(r32(b + 12), be32_to_cpu(pkt->u.data.psn));
+		ASSERT_EQ(r32(b + 16), be32_to_cpu(pkt->u.data.msg_id));
+		ASSERT_EQ(r32(b + 20), be32_to_cpu(pkt->u.data.msg_len));
+		ASSERT_EQ(r32(b + 24), be32_to_cpu(pkt->u.data.offset));
+		ASSERT_EQ(r16(b + 28), be16_to_cpu(pkt->u.data.ev));
+		ASSERT_EQ(b[30], pkt->u.data.tx_count);
+		ASSERT_LE((u64)be32_to_cpu(pkt->u.data.offset) + pkt->payload_len,
+			  (u64)be32_to_cpu(pkt->u.data.msg_len));
+		break;
+	case MRC_PKT_ACK:
+	case MRC_PKT_NACK:
+		hdr = MRC_ACK_LEN;
+		ASSERT_EQ(0, memcmp(&pkt->u.ack, b + 12, sizeof(pkt->u.ack)));
+		ASSERT_EQ(r32(b + 12), be32_to_cpu(pkt->u.ack.cum_psn));
+		ASSERT_EQ(r32(b + 16), be32_to_cpu(pkt->u.ack.sack_base));
+		ASSERT_EQ((u64)r32(b + 20) << 32 | r32(b + 24),
+			  be64_to_cpu(pkt->u.ack.sack[0]));
+		ASSERT_EQ((u64)r32(b + 44) << 32 | r32(b + 48),
+			  be64_to_cpu(pkt->u.ack.sack[3]));
+		ASSERT_EQ(r32(b + 52), be32_to_cpu(pkt->u.ack.trig_psn));
+		ASSERT_EQ(r16(b + 56), be16_to_cpu(pkt->u.ack.trig_ev));
+		ASSERT_EQ(b[58], pkt->u.ack.trig_tx);
+		ASSERT_EQ(b[59], pkt->u.ack.nack_reason);
+		ASSERT_EQ(r32(b + 60), be32_to_cpu(pkt->u.ack.ce_count));
+		ASSERT_EQ(r32(b + 64), be32_to_cpu(pkt->u.ack.rwnd_psn));
+		ASSERT_EQ(r32(b + 68), be32_to_cpu(pkt->u.ack.ack_delay_us));
+		break;
+	case MRC_PKT_REQ:
+	case MRC_PKT_ACCEPT:
+		hdr = MRC_REQ_LEN(b[26]);
+		ASSERT_EQ(0, memcmp(&pkt->u.req.req, b + 12, sizeof(pkt->u.req.req)));
+		ASSERT_EQ(0, memcmp(pkt->u.req.rails, b + 32, 20 * b[26]));
+		ASSERT_EQ(r16(b + 12), be16_to_cpu(pkt->u.req.req.dst_port));
+		ASSERT_EQ(r16(b + 14), be16_to_cpu(pkt->u.req.req.src_port));
+		ASSERT_EQ(r32(b + 16), be32_to_cpu(pkt->u.req.req.isn));
+		ASSERT_EQ(r32(b + 20), be32_to_cpu(pkt->u.req.req.rwnd));
+		ASSERT_EQ(r16(b + 24), be16_to_cpu(pkt->u.req.req.max_payload));
+		ASSERT_EQ(b[26], pkt->u.req.req.n_rails);
+		ASSERT_EQ(r32(b + 28), be32_to_cpu(pkt->u.req.req.max_msg_size));
+		ASSERT_EQ(b[32], pkt->u.req.rails[0].plane);
+		ASSERT_EQ(b[33], pkt->u.req.rails[0].family);
+		break;
+	case MRC_PKT_RESET:
+		hdr = MRC_RESET_LEN;
+		ASSERT_EQ(r32(b + 12), be32_to_cpu(pkt->u.reset.reason));
+		break;
+	default:
+		hdr = MRC_PROBE_LEN;
+		ASSERT_EQ(r32(b + 12), be32_to_cpu(pkt->u.probe.seq));
+		ASSERT_EQ(r16(b + 16), be16_to_cpu(pkt->u.probe.ev));
+		ASSERT_EQ(r32(b + 20), be32_to_cpu(pkt->u.probe.stamp));
+		break;
+	}
+	ASSERT_EQ(hdr, pkt->hdr_len);
+}
+
+TEST(wire_round_trip_every_type)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int type, i;
+
+	unit_seed();
+	for (type = 1; type < __MRC_PKT_MAX; type++) {
+		for (i = 0; i < 2000; i++) {
+			len = build_valid(b, type);
+			ASSERT_TRUE(oracle_valid(b, len));
+			memset(&pkt, 0xa5, sizeof(pkt));
+			ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt)) {
+				TH_LOG("type %d len %zu", type, len);
+			}
+			check_parsed(_metadata, b, len, &pkt);
+		}
+	}
+}
+
+TEST(wire_round_trip_struct_builder)
+{
+	u8 buf[MRC_DATA_HDR_LEN + 3];
+	struct mrc_wire_hdr h = {
+		.version = MRC_WIRE_VERSION,
+		.type = MRC_PKT_DATA,
+		.flags = cpu_to_be16(MRC_F_DATA_ACK_NOW),
+		.dst_conn = cpu_to_be32(7),
+		.src_conn = cpu_to_be32(9),
+	};
+	struct mrc_wire_data d = {
+		.psn = cpu_to_be32(0xfffffffeU),
+		.msg_id = cpu_to_be32(3),
+		.msg_len = cpu_to_be32(10),
+		.offset = cpu_to_be32(7),
+		.ev = cpu_to_be16(MRC_EV_MAX),
+		.tx_count = 2,
+	};
+	struct mrc_pkt pkt;
+
+	memcpy(buf, &h, sizeof(h));
+	memcpy(buf + sizeof(h), &d, sizeof(d));
+	memset(buf + MRC_DATA_HDR_LEN, 'x', 3);
+	ASSERT_EQ(MRC_DROP_NONE, parse_exact(buf, sizeof(buf), &pkt));
+	EXPECT_EQ(MRC_PKT_DATA, pkt.type);
+	EXPECT_EQ(MRC_F_DATA_ACK_NOW, pkt.flags);
+	EXPECT_EQ(7U, pkt.dst_conn);
+	EXPECT_EQ(9U, pkt.src_conn);
+	EXPECT_EQ(MRC_DATA_HDR_LEN, pkt.hdr_len);
+	EXPECT_EQ(3U, pkt.payload_len);
+	EXPECT_EQ(0xfffffffeU, be32_to_cpu(pkt.u.data.psn));
+	EXPECT_EQ(MRC_EV_MAX, be16_to_cpu(pkt.u.data.ev));
+	EXPECT_EQ(0xfffdU, MRC_EV_SPORT(0x3ffdU));
+	/* One byte more would end past msg_len. */
+	d.offset = cpu_to_be32(8);
+	memcpy(buf + sizeof(h), &d, sizeof(d));
+	EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(buf, sizeof(buf), &pkt));
+}
+
+TEST(wire_drop_short)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+
+	unit_seed();
+	len = build_valid(b, MRC_PKT_PROBE);
+	for (len = 0; len < MRC_HDR_LEN; len++)
+		EXPECT_EQ(MRC_DROP_SHORT, parse_exact(b, len, &pkt));
+}
+
+TEST(wire_drop_version)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int v;
+
+	unit_seed();
+	len = build_valid(b, MRC_PKT_ACK);
+	for (v = 0; v < 256; v++) {
+		b[0] = v;
+		EXPECT_EQ(v == 1 ? MRC_DROP_NONE : MRC_DROP_VERSION,
+			  parse_exact(b, len, &pkt));
+	}
+	/* The version is checked before anything else but the length. */
+	b[0] = 2;
+	EXPECT_EQ(MRC_DROP_VERSION, parse_exact(b, MRC_HDR_LEN, &pkt));
+}
+
+TEST(wire_drop_type)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int t;
+
+	unit_seed();
+	len = build_valid(b, MRC_PKT_RESET);
+	for (t = 0; t < 256; t++) {
+		b[1] = t;
+		if (t == 0 || t >= __MRC_PKT_MAX)
+			EXPECT_EQ(MRC_DROP_TYPE, parse_exact(b, len, &pkt));
+	}
+}
+
+TEST(wire_drop_reserved)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int t, bit;
+
+	unit_seed();
+	/* Undefined flag bits, for every type. */
+	for (t = 1; t < __MRC_PKT_MAX; t++) {
+		u16 mask = t == MRC_PKT_DATA || t == MRC_PKT_CLOSE ? MRC_F_DATA_MASK :
+			   t == MRC_PKT_ACK || t == MRC_PKT_NACK ? MRC_F_ACK_MASK : 0;
+
+		for (bit = 0; bit < 16; bit++) {
+			if (mask & (1U << bit))
+				continue;
+			len = build_valid(b, t);
+			w16(b + 2, r16(b + 2) | 1U << bit);
+			EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+		}
+	}
+	/* Reserved fields. */
+	len = build_valid(b, MRC_PKT_DATA);
+	b[31] = 1;
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	len = build_valid(b, MRC_PKT_CLOSE);
+	b[35] = 0x80;
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	len = build_req(b, MRC_PKT_REQ, 3);
+	b[27] = 4;
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	len = build_req(b, MRC_PKT_ACCEPT, 3);
+	b[32 + 40 + 3] = 1;		/* third rail's reserved */
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	len = build_req(b, MRC_PKT_REQ, 1);
+	b[33] = 4;
+	memset(b + 36, 0, 16);
+	b[36 + 15] = 1;			/* IPv4 rail, byte 15 of the address */
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	len = build_valid(b, MRC_PKT_PROBE_ACK);
+	b[19] = 1;
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+}
+
+TEST(wire_drop_length)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int t;
+
+	unit_seed();
+	/* Every fixed-size type, one byte too short and one too long. */
+	for (t = 1; t < __MRC_PKT_MAX; t++) {
+		if (t == MRC_PKT_DATA)
+			continue;
+		len = build_valid(b, t);
+		EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len - 1, &pkt));
+		b[len] = 0;
+		EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len + 1, &pkt));
+	}
+	/* DATA shorter than its headers. */
+	len = build_valid(b, MRC_PKT_DATA);
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, MRC_DATA_HDR_LEN - 1, &pkt));
+	/* A REQ whose n_rails does not match its length. */
+	len = build_req(b, MRC_PKT_REQ, 4);
+	b[26] = 5;
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len, &pkt));
+	b[26] = 255;
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len, &pkt));
+	/* A CLOSE with a payload. */
+	len = build_valid(b, MRC_PKT_CLOSE);
+	b[len] = 'x';
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len + 1, &pkt));
+}
+
+/* Build a valid packet of @type, apply @mutate, expect BAD_FIELD. */
+#define EXPECT_BAD(type, mutate) do {					\
+		len = build_valid(b, type);				\
+		mutate;							\
+		EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(b, len, &pkt)) { \
+			TH_LOG("%s", #mutate);				\
+		}							\
+	} while (0)
+
+TEST(wire_drop_bad_field)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int t;
+
+	unit_seed();
+	/* Connection ids. */
+	for (t = 1; t < __MRC_PKT_MAX; t++) {
+		EXPECT_BAD(t, w32(b + 8, 0));
+		if (t != MRC_PKT_REQ)
+			EXPECT_BAD(t, w32(b + 4, 0));
+	}
+	EXPECT_BAD(MRC_PKT_REQ, w32(b + 4, 1));
+	/* DATA and CLOSE. */
+	EXPECT_BAD(MRC_PKT_DATA, w16(b + 28, MRC_EV_MAX + 1));
+	EXPECT_BAD(MRC_PKT_CLOSE, w16(b + 28, 0xffff));
+	EXPECT_BAD(MRC_PKT_DATA, w32(b + 20, 0); w32(b + 24, 0));
+	EXPECT_BAD(MRC_PKT_DATA, w32(b + 24, r32(b + 20) - (u32)(len - 36) + 1));
+	EXPECT_BAD(MRC_PKT_DATA, w32(b + 24, 0xffffffffU));
+	EXPECT_BAD(MRC_PKT_DATA, w32(b + 20, 0xffffffffU); w32(b + 24, 0xffffffffU));
+	EXPECT_BAD(MRC_PKT_DATA, w32(b + 20, (u32)(len - 36) - 1); w32(b + 24, 0));
+	EXPECT_BAD(MRC_PKT_DATA, len = 36);	/* no payload */
+	EXPECT_BAD(MRC_PKT_CLOSE, w32(b + 20, 1));
+	EXPECT_BAD(MRC_PKT_CLOSE, w32(b + 24, 1));
+	/* ACK and NACK. */
+	EXPECT_BAD(MRC_PKT_ACK, b[59] = MRC_NACK_NO_BUFFER);
+	EXPECT_BAD(MRC_PKT_NACK, b[59] = 0);
+	EXPECT_BAD(MRC_PKT_NACK, b[59] = __MRC_NACK_MAX);
+	EXPECT_BAD(MRC_PKT_ACK, w16(b + 56, MRC_EV_MAX + 1));
+	/* REQ and ACCEPT. */
+	EXPECT_BAD(MRC_PKT_REQ, b[26] = 0; len = MRC_REQ_LEN(0));
+	EXPECT_BAD(MRC_PKT_ACCEPT, len = build_req(b, MRC_PKT_ACCEPT, 33));
+	EXPECT_BAD(MRC_PKT_REQ, w16(b + 24, 63));
+	EXPECT_BAD(MRC_PKT_ACCEPT, w32(b + 28, 0));
+	EXPECT_BAD(MRC_PKT_REQ, b[32] = 32);		/* plane */
+	EXPECT_BAD(MRC_PKT_REQ, b[33] = 5);		/* family */
+	EXPECT_BAD(MRC_PKT_ACCEPT, b[33] = 0);
+	/* RESET, PROBE. */
+	EXPECT_BAD(MRC_PKT_RESET, w32(b + 12, 0));
+	EXPECT_BAD(MRC_PKT_RESET, w32(b + 12, __MRC_RESET_MAX));
+	EXPECT_BAD(MRC_PKT_PROBE, w16(b + 16, MRC_EV_MAX + 1));
+	EXPECT_BAD(MRC_PKT_PROBE_ACK, w16(b + 16, 0x8000));
+}
+
+/* The boundaries just inside every range are accepted. */
+TEST(wire_accepts_limits)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len;
+	int i;
+
+	unit_seed();
+	len = build_data(b, MRC_PKT_DATA, 5);
+	w32(b + 20, 0xffffffffU);
+	w32(b + 24, 0xffffffffU - 5);
+	w16(b + 28, MRC_EV_MAX);
+	b[30] = 255;
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(5U, pkt.payload_len);
+	len = build_data(b, MRC_PKT_DATA, 1);
+	w32(b + 20, 1);
+	w32(b + 24, 0);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	len = build_req(b, MRC_PKT_REQ, MRC_WIRE_MAX_RAILS);
+	w16(b + 24, 64);
+	w32(b + 28, 1);
+	for (i = 0; i < MRC_WIRE_MAX_RAILS; i++)
+		b[32 + 20 * i] = 31;
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_REQ_LEN(MRC_WIRE_MAX_RAILS), pkt.hdr_len);
+	EXPECT_EQ(31, pkt.u.req.rails[MRC_WIRE_MAX_RAILS - 1].plane);
+	len = build_ack(b, MRC_PKT_NACK);
+	b[59] = __MRC_NACK_MAX - 1;
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	len = build_reset(b);
+	w32(b + 12, __MRC_RESET_MAX - 1);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+}
+
+TEST(wire_drop_reason_names)
+{
+	static const char * const names[] = {
+		"none", "short", "version", "type", "reserved", "length",
+		"bad-field", "bad-checksum", "no-rail", "no-conn",
+		"no-listener", "bad-source", "state", "out-of-window",
+		"duplicate", "no-buffer", "bad-data", "msg-too-big", "backlog",
+		"bad-ack",
+	};
+	unsigned int i;
+
+	ASSERT_EQ(ARRAY_SIZE(names), (size_t)__MRC_DROP_MAX);
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		EXPECT_STREQ(names[i], mrc_wire_drop_reason_name(i));
+	EXPECT_STREQ("bad-checksum", mrc_wire_drop_reason_name(MRC_DROP_CSUM));
+	EXPECT_STREQ("bad-ack", mrc_wire_drop_reason_name(MRC_DROP_BAD_ACK));
+	EXPECT_STREQ("unknown", mrc_wire_drop_reason_name(__MRC_DROP_MAX));
+	EXPECT_STREQ("unknown", mrc_wire_drop_reason_name(~0U));
+}
+
+/* Every prefix of every valid packet: rejected (or, for DATA, a shorter
+ * payload), never read past its end.
+ */
+TEST(wire_truncations)
+{
+	struct mrc_pkt pkt;
+	int why;
+	u8 b[MAXPKT];
+	size_t len, l;
+	int t, i;
+
+	unit_seed();
+	for (t = 1; t < __MRC_PKT_MAX; t++) {
+		for (i = 0; i < 20; i++) {
+			if (t == MRC_PKT_REQ || t == MRC_PKT_ACCEPT)
+				len = build_req(b, t, i ? 1 + unit_rand32() % 32 : 32);
+			else
+				len = build_valid(b, t);
+			for (l = 0; l < len; l++) {
+				why = parse_exact(b, l, &pkt);
+				ASSERT_EQ(oracle_valid(b, l), why == MRC_DROP_NONE);
+				if (t == MRC_PKT_DATA && l > MRC_DATA_HDR_LEN) {
+					ASSERT_EQ(MRC_DROP_NONE, why);
+					ASSERT_EQ(l - MRC_DATA_HDR_LEN, pkt.payload_len);
+				} else if (l < MRC_HDR_LEN) {
+					ASSERT_EQ(MRC_DROP_SHORT, why);
+				} else if (t != MRC_PKT_DATA) {
+					ASSERT_EQ(MRC_DROP_LENGTH, why);
+				} else {
+					ASSERT_NE(MRC_DROP_NONE, why);
+				}
+			}
+		}
+	}
+}
+
+static bool documented_parse_reason(int why)
+{
+	switch (why) {
+	case MRC_DROP_NONE:
+	case MRC_DROP_SHORT:
+	case MRC_DROP_VERSION:
+	case MRC_DROP_TYPE:
+	case MRC_DROP_RESERVED:
+	case MRC_DROP_LENGTH:
+	case MRC_DROP_BAD_FIELD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Random mutations of valid packets: no crash, no overread, only the
+ * parser's documented reasons, and the same verdict as the oracle.
+ */
+TEST(wire_mutations_agree_with_oracle)
+{
+	u32 counts[__MRC_DROP_MAX] = { 0 };
+	int why;
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT + 64];
+	int i, k, nmut, r;
+	size_t len, pos;
+
+	unit_seed();
+	for (i = 0; i < 300000; i++) {
+		len = build_valid(b, 1 + unit_rand32() % (__MRC_PKT_MAX - 1));
+		nmut = unit_rand32() % 4;
+		for (k = 0; k < nmut; k++) {
+			pos = unit_rand32() % len;
+			r = unit_rand32() % 8;
+			if (r == 0)
+				b[pos] = unit_rand32();
+			else if (r == 1)
+				b[pos] ^= 1U << (unit_rand32() % 8);
+			else if (r == 2)
+				b[pos] = 0;
+			else if (r == 3)
+				b[pos] = 0xff;
+			else if (r == 4)
+				len = unit_rand32() % (len + 1);
+			else if (r == 5 && len < MAXPKT)
+				b[len++] = unit_rand32();
+			else if (r == 6)
+				b[pos] = unit_rand32() % 40;
+			/* r == 7: leave it */
+			if (!len)
+				break;
+		}
+		why = parse_exact(b, len, &pkt);
+		ASSERT_TRUE(documented_parse_reason(why)) {
+			TH_LOG("reason %d", why);
+		}
+		ASSERT_EQ(oracle_valid(b, len), why == MRC_DROP_NONE) {
+			TH_LOG("iteration %d: type %d len %zu reason %s", i,
+			       len > 1 ? b[1] : -1, len,
+			       mrc_wire_drop_reason_name(why));
+		}
+		if (why == MRC_DROP_NONE)
+			check_parsed(_metadata, b, len, &pkt);
+		counts[why]++;
+	}
+	for (i = 0; i <= MRC_DROP_BAD_FIELD; i++) {
+		TH_LOG("%-10s %u", mrc_wire_drop_reason_name(i), counts[i]);
+		EXPECT_NE(0U, counts[i]);
+	}
+}
+
+/* Completely random bytes, of random lengths, behind a valid-looking start. */
+TEST(wire_random_garbage)
+{
+	int why;
+	struct mrc_pkt pkt;
+	u8 b[1024];
+	size_t len, j;
+	int i;
+
+	unit_seed();
+	for (i = 0; i < 100000; i++) {
+		len = unit_rand32() % sizeof(b);
+		for (j = 0; j < len; j++)
+			b[j] = unit_rand32();
+		if (len > 1 && (i & 1)) {
+			b[0] = 1;
+			b[1] = unit_rand32() % 11;
+		}
+		why = parse_exact(b, len, &pkt);
+		ASSERT_TRUE(documented_parse_reason(why));
+		ASSERT_EQ(oracle_valid(b, len), why == MRC_DROP_NONE);
+	}
+}
+
+TEST_HARNESS_MAIN
