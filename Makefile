@@ -49,6 +49,7 @@ module-debug: setup debug-kernel
 
 tools: setup
 	$(MAKE) -C tools/mrcctl
+	$(MAKE) -C tools/mrcat
 	$(MAKE) -C selftests
 
 debug-kernel: setup
@@ -92,6 +93,7 @@ clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C tools/mrcctl clean
+	$(MAKE) -C tools/mrcat clean
 	$(MAKE) -C selftests clean
 	rm -rf .build results
 

@@ -149,8 +149,24 @@ mrc_ko() {
 
 # mrc_load [ARGS...]: load mrc.ko unless it is loaded already.
 mrc_load() {
+	local dep
+
 	[ -d /sys/module/mrc ] && return 0
+	for dep in $(modinfo -F depends "$(mrc_ko)" | tr , ' '); do
+		modprobe -q "$dep" 2>/dev/null
+	done
 	insmod "$(mrc_ko)" "$@"
+}
+
+# mrc_unload: rmmod, waiting for lingering connections (TIME_WAIT) to end.
+mrc_unload() {
+	local i
+
+	for i in $(seq 75); do
+		rmmod mrc 2>/dev/null && return 0
+		sleep 0.2
+	done
+	rmmod mrc
 }
 
 # mrc_family: the address family number of the loaded module (never assumed).

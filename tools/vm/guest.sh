@@ -32,6 +32,10 @@ fi
 
 rc=0
 if [ -n "$MRC_KO" ]; then
+	# insmod does not resolve dependencies (udp_tunnel, ...): load them.
+	for dep in $(modinfo -F depends "$MRC_KO" | tr , ' '); do
+		modprobe -q "$dep" 2>/dev/null
+	done
 	if ! insmod "$MRC_KO" $MRC_KO_ARGS; then
 		echo "# insmod $MRC_KO failed" >&2
 		rc=1
@@ -49,9 +53,17 @@ if [ $rc = 0 ]; then
 	fi
 fi
 
-if [ -d /sys/module/mrc ] && ! rmmod mrc; then
-	echo "# rmmod mrc failed at the end of the run" >&2
-	[ $rc = 0 ] && rc=1
+# Closed connections linger (TIME_WAIT, orphans finishing their CLOSE) for
+# at most the dead-peer time: give them that long to go.
+if [ -d /sys/module/mrc ]; then
+	for _ in $(seq 75); do
+		rmmod mrc 2>/dev/null && break
+		sleep 0.2
+	done
+	if [ -d /sys/module/mrc ]; then
+		echo "# rmmod mrc failed at the end of the run: $(rmmod mrc 2>&1)" >&2
+		[ $rc = 0 ] && rc=1
+	fi
 fi
 
 if [ "$MRC_KMEMLEAK" = 1 ] && [ -w $kmemleak ]; then

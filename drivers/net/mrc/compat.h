@@ -40,6 +40,23 @@ static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
 	((void)udp_tunnel6_xmit_skb(dst, sk, skb, dev, saddr, daddr, prio, ttl, \
 				    label, sport, dport, nocheck))
 
+/* 6.10 passes accept()'s flags in a struct proto_accept_arg. */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+#define MRC_DEFINE_ACCEPT(name, impl)					\
+static int name(struct socket *sock, struct socket *newsock,		\
+		struct proto_accept_arg *arg)				\
+{									\
+	return impl(sock, newsock, arg->flags);				\
+}
+#else
+#define MRC_DEFINE_ACCEPT(name, impl)					\
+static int name(struct socket *sock, struct socket *newsock, int flags,	\
+		bool kern)						\
+{									\
+	return impl(sock, newsock, flags);				\
+}
+#endif
+
 #ifndef NL_SET_ERR_MSG_FMT
 /*
  * 6.1 has no formatted extack messages (6.2 added a buffer inside

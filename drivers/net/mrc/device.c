@@ -16,7 +16,7 @@
 #include <linux/netdevice.h>
 #include <net/rtnetlink.h>
 
-#include "mrc.h"
+#include "sock.h"
 
 static const struct net_device_ops mrc_netdev_ops;
 
@@ -39,7 +39,9 @@ bool netif_is_mrc(const struct net_device *dev)
 void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
 		    struct mrc_stats *st)
 {
+	unsigned int i;
 	int cpu;
+	u64 v;
 
 	memset(st, 0, sizeof(*st));
 	for_each_possible_cpu(cpu) {
@@ -62,6 +64,13 @@ void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
 		st->rx_bytes += c.rx_bytes;
 		st->tx_dropped += c.tx_dropped;
 		st->rx_dropped += c.rx_dropped;
+		for (i = 0; i < __MRC_DROP_MAX; i++) {
+			do {
+				start = u64_stats_fetch_begin(&s->syncp);
+				v = u64_stats_read(&s->drops[i]);
+			} while (u64_stats_fetch_retry(&s->syncp, start));
+			st->drops[i] += v;
+		}
 	}
 }
 
@@ -140,12 +149,23 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
 			 struct netlink_ext_ack *extack)
 {
+	struct mrc_udp_port *up, *old;
+
 	ASSERT_RTNL();
 	if (port < 1 || port > 65535) {
 		NL_SET_ERR_MSG_FMT(extack, "udp-port %u out of range 1..65535", port);
 		return -EINVAL;
 	}
+	if (port == mdev->udp_port)
+		return 0;
+	up = mrc_udp_port_get(dev_net(mdev->dev), port, extack);
+	if (IS_ERR(up))
+		return PTR_ERR(up);
+	old = rtnl_dereference(mdev->udp);
+	rcu_assign_pointer(mdev->udp, up);
 	WRITE_ONCE(mdev->udp_port, port);
+	if (old)
+		mrc_udp_port_put(dev_net(mdev->dev), old);
 	return 0;
 }
 
@@ -177,6 +197,9 @@ static int mrc_ndo_init(struct net_device *dev)
 	int cpu;
 
 	INIT_LIST_HEAD(&mdev->list);
+	INIT_LIST_HEAD(&mdev->conns);
+	spin_lock_init(&mdev->conns_lock);
+	atomic_set(&mdev->half_open, 0);
 	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
 	if (!mdev->stats)
 		return -ENOMEM;
@@ -191,9 +214,11 @@ static int mrc_ndo_init(struct net_device *dev)
 static void mrc_ndo_uninit(struct net_device *dev)
 {
 	struct mrc_dev *mdev = netdev_priv(dev);
+	struct mrc_udp_port *up;
 	int plane;
 
 	ASSERT_RTNL();
+	mrc_dev_abort_conns(mdev);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		struct mrc_rail *rail = rtnl_dereference(mdev->rails[plane]);
 
@@ -204,6 +229,11 @@ static void mrc_ndo_uninit(struct net_device *dev)
 	if (!list_empty(&mdev->list)) {
 		mrc_nl_notify_dev(mdev, MRC_CMD_DEV_DEL_NTF);
 		list_del_rcu(&mdev->list);
+	}
+	up = rtnl_dereference(mdev->udp);
+	if (up) {
+		RCU_INIT_POINTER(mdev->udp, NULL);
+		mrc_udp_port_put(dev_net(dev), up);
 	}
 }
 
@@ -280,7 +310,7 @@ static void mrc_dev_setup(struct net_device *dev)
 	dev->flags = IFF_NOARP;
 	dev->hard_header_len = 0;
 	dev->addr_len = 0;
-	dev->mtu = ETH_DATA_LEN;
+	dev->mtu = ETH_MAX_MTU;	/* mrc packets size to their rails */
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU;
 	dev->priv_flags |= IFF_NO_QUEUE;
@@ -297,6 +327,7 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 		       struct netlink_ext_ack *extack)
 {
 	struct mrc_dev *mdev = netdev_priv(dev);
+	struct mrc_udp_port *up;
 	int err;
 
 	mdev->dev = dev;
@@ -304,9 +335,16 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 	mdev->max_msg_size = MRC_MAX_MSG_SIZE_DEFAULT;
 	netif_carrier_off(dev);
 
+	up = mrc_udp_port_get(src_net == dev_net(dev) ? src_net : dev_net(dev),
+			      mdev->udp_port, extack);
+	if (IS_ERR(up))
+		return PTR_ERR(up);
 	err = register_netdevice(dev);
-	if (err)
+	if (err) {
+		mrc_udp_port_put(dev_net(dev), up);
 		return err;
+	}
+	rcu_assign_pointer(mdev->udp, up);
 	list_add_tail_rcu(&mdev->list, &mrc_net(dev_net(dev))->devs);
 	mrc_nl_notify_dev(mdev, MRC_CMD_DEV_ADD_NTF);
 	return 0;

@@ -37,6 +37,12 @@ static int __net_init mrc_net_init(struct net *net)
 	for (i = 0; i < ARRAY_SIZE(mn->ports); i++)
 		INIT_HLIST_HEAD(&mn->ports[i]);
 	spin_lock_init(&mn->ports_lock);
+	INIT_LIST_HEAD(&mn->udp_ports);
+	for (i = 0; i < ARRAY_SIZE(mn->conns); i++)
+		INIT_HLIST_HEAD(&mn->conns[i]);
+	spin_lock_init(&mn->conns_lock);
+	atomic_set(&mn->nr_conns, 0);
+	atomic64_set(&mn->no_rail, 0);
 	return 0;
 }
 
@@ -45,6 +51,7 @@ static void __net_exit mrc_net_exit(struct net *net)
 	struct mrc_net *mn = mrc_net(net);
 
 	WARN_ON_ONCE(!list_empty(&mn->devs));
+	WARN_ON_ONCE(!list_empty(&mn->udp_ports));
 }
 
 static struct pernet_operations mrc_net_ops = {

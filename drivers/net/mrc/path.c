@@ -21,6 +21,7 @@
 /**
  * mrc_path_setup() - create the connection's paths from both rail sets
  * @ms: the connection; @lrail and @prail are filled
+ * @gfp: allocation flags
  *
  * Context: conn lock, or the connection is not yet visible.
  * Return: 0, -ENOMEM, or -ENETUNREACH when no plane is shared.

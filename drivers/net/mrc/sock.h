@@ -131,6 +131,8 @@ struct mrc_conn_stats {
  * @mdev: the mrc device the connection runs on, with a reference
  *	(@dev_tracker) while set; conn lock
  * @dev_tracker: tracks the reference on @mdev->dev
+ * @dev_put: the netdevice whose reference @dev_rcu drops
+ * @dev_rcu: drops the device reference after a grace period
  * @peer: the peer's address as connect()ed to or as it came in
  * @lrail: our rails per plane, as announced in the handshake
  * @prail: the peer's rails per plane
@@ -172,9 +174,15 @@ struct mrc_conn_stats {
  * @ce_count: CE-marked packets received
  * @ack_timer: delayed ACK
  *
+ * @accept_lock: listener: protects @accept_queue, @half_open,
+ *	@half_open_list and the children's @accept_node (a leaf lock)
  * @accept_queue: listener: established children not yet accepted
  * @half_open: listener: children still in REQ_RCVD
- * @listener: child: its listener, referenced until accepted
+ * @half_open_list: listener: those children
+ * @listener: child: its listener, referenced until accepted (set once)
+ * @req_plane: client: the plane the REQ goes out on
+ * @isn: our first PSN
+ * @peer_isn: the peer's first PSN
  * @accept_node: child: entry in the listener's @accept_queue
  * @stats: counters
  */
@@ -192,6 +200,8 @@ struct mrc_sock {
 	struct list_head dev_node;
 	struct mrc_dev *mdev;
 	netdevice_tracker dev_tracker;
+	struct net_device *dev_put;
+	struct rcu_head dev_rcu;
 	struct sockaddr_mrc peer;
 	struct mrc_endpoint_rail lrail[MRC_MAX_RAILS];
 	struct mrc_endpoint_rail prail[MRC_MAX_RAILS];
@@ -236,9 +246,14 @@ struct mrc_sock {
 	u32 ce_count;
 	struct hrtimer ack_timer;
 
+	spinlock_t accept_lock; /* see above */
 	struct list_head accept_queue;
 	u32 half_open;
+	struct list_head half_open_list;
 	struct mrc_sock *listener;
+	u8 req_plane;
+	u32 isn;
+	u32 peer_isn;
 	struct list_head accept_node;
 	struct mrc_conn_stats stats;
 };
@@ -290,7 +305,9 @@ static inline u32 mrc_now_us(void)
 int mrc_conn_hash(struct mrc_sock *ms);
 void mrc_conn_unhash(struct mrc_sock *ms);
 struct mrc_sock *mrc_conn_lookup(struct net *net, u32 id);
-int mrc_conn_init(struct mrc_sock *ms);
+void mrc_conn_init(struct mrc_sock *ms);
+void mrc_conn_arm_ack(struct mrc_sock *ms);
+void mrc_conn_stop_ack(struct mrc_sock *ms);
 void mrc_conn_destroy(struct mrc_sock *ms);
 void mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev);
 void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
@@ -301,11 +318,16 @@ void mrc_conn_maybe_done(struct mrc_sock *ms);
 void mrc_dev_abort_conns(struct mrc_dev *mdev);
 
 /* handshake.c */
-int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev,
+struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
+				  const struct in6_addr *daddr, u8 *plane);
+int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		      struct sk_buff_head *xq);
 void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 		       struct sk_buff *skb, struct mrc_pkt *pkt,
-		       const struct in6_addr *saddr);
+		       const struct in6_addr *saddr,
+		       const struct in6_addr *daddr);
+void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail,
+			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
@@ -319,6 +341,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_output_lost(void *ctx, u32 psn);
 void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
+void mrc_output_grow(struct mrc_sock *ms);
 
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp);
@@ -330,9 +353,12 @@ struct sk_buff *mrc_xmit_alloc(struct mrc_sock *ms, unsigned int len);
 void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 		      u16 ev);
 void mrc_xmit_list(struct net *net, struct sk_buff_head *xq);
-void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_dev *mdev, u8 plane,
+void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_sock *ms, u8 plane,
 			  const struct in6_addr *saddr,
 			  const struct in6_addr *daddr, u16 dport, u16 ev);
+void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
+		    const struct in6_addr *saddr, const struct in6_addr *daddr,
+		    u16 ev);
 
 /* Room in front of mrc headers for IPv6 + UDP + link layer. */
 #define MRC_XMIT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
@@ -343,8 +369,13 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
 	       struct mrc_pkt *pkt, bool ce, struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 int mrc_input_msg_ready(struct mrc_sock *ms);
+struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms);
+void mrc_input_free_msg(struct mrc_rx_msg *m);
 void mrc_input_purge(struct mrc_sock *ms);
 void mrc_input_init(struct mrc_sock *ms);
+void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq,
+			     u32 old_rwnd);
+u32 mrc_input_rwnd_now(struct mrc_sock *ms);
 
 /* udp.c */
 struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
@@ -356,7 +387,12 @@ void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 /* af_mrc.c */
 struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 				     u16 port, const struct in6_addr *daddr);
-struct sock *mrc_sock_alloc_child(struct mrc_sock *listener);
-void mrc_sock_wake(struct mrc_sock *ms);
+void mrc_listener_forget(struct mrc_sock *listener, struct mrc_sock *child);
+void mrc_listener_ready(struct mrc_sock *child);
+bool mrc_listener_full(struct mrc_sock *listener);
+void mrc_listener_add_half_open(struct mrc_sock *listener,
+				struct mrc_sock *child);
+struct mrc_sock *mrc_child_alloc(struct mrc_sock *listener);
+void mrc_child_drop(struct mrc_sock *listener, struct mrc_sock *child);
 
 #endif /* _MRC_SOCK_H */

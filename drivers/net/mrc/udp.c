@@ -108,7 +108,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct net *net = sock_net(sk);
 	struct sk_buff_head xq;
-	struct in6_addr saddr;
+	struct in6_addr saddr, daddr;
 	enum mrc_drop_reason reason;
 	struct mrc_pkt *pkt;
 	struct mrc_rail *rail;
@@ -144,16 +144,18 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 
 	if (ip_hdr(skb)->version == 4) {
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
 		dsfield = ip_hdr(skb)->tos;
 	} else {
 		saddr = ipv6_hdr(skb)->saddr;
+		daddr = ipv6_hdr(skb)->daddr;
 		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
 	}
 	/* From here on the payload starts after the UDP and mrc headers. */
 	__skb_pull(skb, sizeof(struct udphdr));
 
 	if (pkt->type == MRC_PKT_REQ) {
-		mrc_handshake_rcv(mdev, rail, skb, pkt, &saddr);
+		mrc_handshake_rcv(mdev, rail, skb, pkt, &saddr, &daddr);
 		kfree(pkt);
 		rcu_read_unlock();
 		return 0;
@@ -168,9 +170,15 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		reason = MRC_DROP_NO_CONN;
 		goto drop;
 	}
-	if (ms->mdev != mdev ||
-	    !ipv6_addr_equal(&saddr, &ms->prail[rail->plane].addr) ||
-	    (pkt->type != MRC_PKT_ACCEPT && pkt->src_conn != READ_ONCE(ms->peer_id))) {
+	/*
+	 * Only the peer, from its rail on this plane, speaks for the
+	 * connection; the ACCEPT comes from the address connect() named.
+	 */
+	if (READ_ONCE(ms->mdev) != mdev ||
+	    (pkt->type == MRC_PKT_ACCEPT ?
+	     !ipv6_addr_equal(&saddr, &ms->peer.smrc_addr) :
+	     !ipv6_addr_equal(&saddr, &ms->prail[rail->plane].addr) ||
+	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
 		sock_put(&ms->sk);
 		kfree(pkt);
 		reason = MRC_DROP_BAD_SOURCE;

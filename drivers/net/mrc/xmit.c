@@ -34,9 +34,8 @@
 
 /**
  * struct mrc_xmit_cb - where a prepared packet goes (in skb->cb)
- * @ms: its connection (the caller of mrc_xmit_list() holds a reference),
- *	or NULL for a reply outside any connection
- * @mdev: the device
+ * @ms: its connection (the caller of mrc_xmit_list() holds a reference);
+ *	its device is the connection's
  * @saddr: source address (a rail address of @mdev)
  * @daddr: destination address
  * @dport: destination UDP port
@@ -46,7 +45,6 @@
  */
 struct mrc_xmit_cb {
 	struct mrc_sock *ms;
-	struct mrc_dev *mdev;
 	struct in6_addr saddr;
 	struct in6_addr daddr;
 	u16 dport;
@@ -91,7 +89,6 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 
 	memset(cb, 0, sizeof(*cb));
 	cb->ms = ms;
-	cb->mdev = ms->mdev;
 	cb->saddr = ms->lrail[plane].addr;
 	cb->daddr = ms->prail[plane].addr;
 	cb->dport = ms->udp_port;
@@ -180,9 +177,10 @@ static int mrc_xmit6(struct net *net, struct mrc_rail *rail, struct sock *usk,
 		.flowi6_proto = IPPROTO_UDP,
 		.fl6_sport = sport,
 		.fl6_dport = htons(cb->dport),
-		.flowlabel = htonl(cb->ev & IPV6_FLOWLABEL_MASK),
+		.flowlabel = htonl(cb->ev) & IPV6_FLOWLABEL_MASK,
 	};
 	struct in6_addr saddr = cb->saddr;
+	struct in6_addr saddr6 = cb->saddr, daddr6 = cb->daddr;
 	struct dst_entry *dst = NULL;
 
 	if (cache)
@@ -198,7 +196,7 @@ static int mrc_xmit6(struct net *net, struct mrc_rail *rail, struct sock *usk,
 		if (cache)
 			dst_cache_set_ip6(cache, dst, &fl6.saddr);
 	}
-	mrc_udp_tunnel6_xmit_skb(dst, usk, skb, rail->dev, &cb->saddr, &cb->daddr,
+	mrc_udp_tunnel6_xmit_skb(dst, usk, skb, rail->dev, &saddr6, &daddr6,
 				 cb->ect ? INET_ECN_ECT_0 : 0,
 				 ip6_dst_hoplimit(dst), fl6.flowlabel, sport,
 				 htons(cb->dport), false);
@@ -206,12 +204,13 @@ static int mrc_xmit6(struct net *net, struct mrc_rail *rail, struct sock *usk,
 }
 #endif
 
-/* Send one prepared packet. Context: BH disabled, RCU. */
-static void mrc_xmit_one(struct net *net, struct sk_buff *skb)
+/* Send one prepared packet through @mdev. Context: BH disabled, RCU. */
+static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
+			 struct sk_buff *skb)
 {
 	struct mrc_xmit_cb cb = *MRC_XMIT_CB(skb);
-	struct mrc_rail *rail = rcu_dereference(cb.mdev->rails[cb.plane]);
-	struct mrc_udp_port *up = rcu_dereference(cb.mdev->udp);
+	struct mrc_rail *rail = rcu_dereference(mdev->rails[cb.plane]);
+	struct mrc_udp_port *up = rcu_dereference(mdev->udp);
 	struct dst_cache *cache = NULL;
 	unsigned int len = skb->len;
 	__be16 sport = htons(MRC_EV_SPORT(cb.ev));
@@ -219,7 +218,7 @@ static void mrc_xmit_one(struct net *net, struct sk_buff *skb)
 	int err;
 
 	if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP || !up) {
-		mrc_count_tx_drop(cb.mdev, rail);
+		mrc_count_tx_drop(mdev, rail);
 		kfree_skb(skb);
 		return;
 	}
@@ -245,11 +244,11 @@ static void mrc_xmit_one(struct net *net, struct sk_buff *skb)
 	else
 		err = -EAFNOSUPPORT;
 	if (err) {
-		mrc_count_tx_drop(cb.mdev, rail);
+		mrc_count_tx_drop(mdev, rail);
 		kfree_skb(skb);
 		return;
 	}
-	mrc_count_tx(cb.mdev, rail, q, len);
+	mrc_count_tx(mdev, rail, q, len);
 }
 
 /**
@@ -268,33 +267,62 @@ void mrc_xmit_list(struct net *net, struct sk_buff_head *xq)
 		return;
 	local_bh_disable();
 	rcu_read_lock();
-	while ((skb = __skb_dequeue(xq)))
-		mrc_xmit_one(net, skb);
+	while ((skb = __skb_dequeue(xq))) {
+		/* A connection that lost its device drops what it prepared. */
+		struct mrc_dev *mdev = READ_ONCE(MRC_XMIT_CB(skb)->ms->mdev);
+
+		if (mdev)
+			mrc_xmit_one(net, mdev, skb);
+		else
+			kfree_skb(skb);
+	}
 	rcu_read_unlock();
 	local_bh_enable();
 }
 
 /**
- * mrc_xmit_raw_prepare() - address a packet that belongs to no connection
+ * mrc_xmit_raw_prepare() - address a packet to an address of our choice
  * @skb: the packet, mrc headers in place
- * @mdev: the device
+ * @ms: the connection it belongs to (for its device)
  * @plane: the rail
  * @saddr: source address
  * @daddr: destination address
  * @dport: destination UDP port
  * @ev: entropy value
+ *
+ * For the REQ, sent before the peer's rails are known.
  */
-void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_dev *mdev, u8 plane,
+void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_sock *ms, u8 plane,
 			  const struct in6_addr *saddr,
 			  const struct in6_addr *daddr, u16 dport, u16 ev)
 {
 	struct mrc_xmit_cb *cb = MRC_XMIT_CB(skb);
 
 	memset(cb, 0, sizeof(*cb));
-	cb->mdev = mdev;
+	cb->ms = ms;
 	cb->saddr = *saddr;
 	cb->daddr = *daddr;
 	cb->dport = dport;
 	cb->ev = ev;
 	cb->plane = plane;
+}
+
+/**
+ * mrc_xmit_reply() - send a packet that belongs to no connection at once
+ * @mdev: the device
+ * @skb: the packet, mrc headers in place
+ * @plane: the rail
+ * @saddr: source address
+ * @daddr: destination address
+ * @ev: entropy value
+ *
+ * Context: softirq, RCU (receive path).
+ */
+void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
+		    const struct in6_addr *saddr, const struct in6_addr *daddr,
+		    u16 ev)
+{
+	mrc_xmit_raw_prepare(skb, NULL, plane, saddr, daddr,
+			     READ_ONCE(mdev->udp_port), ev);
+	mrc_xmit_one(dev_net(mdev->dev), mdev, skb);
 }

@@ -59,4 +59,81 @@ struct sockaddr_mrc {
 	__u8			smrc_zero[8];
 };
 
+/* Socket options at level SOL_MRC. */
+#define MRC_INFO		1	/* getsockopt: struct mrc_info */
+
+/* Connection states, as in struct mrc_info and the conn dump. */
+enum mrc_conn_state {
+	MRC_CONN_CLOSED = 0,
+	MRC_CONN_LISTEN = 1,
+	MRC_CONN_REQ_SENT = 2,
+	MRC_CONN_REQ_RCVD = 3,
+	MRC_CONN_ESTABLISHED = 4,
+	MRC_CONN_TIME_WAIT = 5,
+};
+
+/**
+ * struct mrc_info - getsockopt(SOL_MRC, MRC_INFO)
+ *
+ * Versioned by size: the kernel fills min(optlen, its size) bytes and
+ * returns that length; fields are only ever appended.
+ *
+ * @state: enum mrc_conn_state
+ * @closing: bit 0: our CLOSE queued, bit 1: it was acknowledged, bit 2:
+ *	the peer's CLOSE arrived
+ * @planes: number of planes the connection uses
+ * @paths: number of paths (EVs)
+ * @id: our connection id
+ * @peer_id: the peer's connection id
+ * @seg_size: payload bytes per full segment
+ * @srtt_us: smoothed round-trip time
+ * @rttvar_us: its variation
+ * @rto_us: current retransmission timeout
+ * @in_flight: packets sent and not acknowledged or declared lost
+ * @lost: packets declared lost, not yet sent again
+ * @window: packets the peer's credit still allows beyond what is in flight
+ * @snd_queue: segments waiting for their first transmission
+ * @tx_msgs: messages sent
+ * @tx_bytes: their bytes
+ * @tx_pkts: packets sent (DATA and CLOSE, retransmissions included)
+ * @retrans: retransmissions
+ * @rto: retransmission timeouts
+ * @rx_msgs: messages received
+ * @rx_bytes: their bytes
+ * @rx_pkts: packets received (DATA and CLOSE)
+ * @rx_dups: duplicate packets received
+ * @acks_tx: ACKs sent
+ * @acks_rx: ACKs received
+ * @ce_rx: CE-marked packets received
+ */
+struct mrc_info {
+	__u8	state;
+	__u8	closing;
+	__u8	planes;
+	__u8	reserved;
+	__u32	paths;
+	__u32	id;
+	__u32	peer_id;
+	__u32	seg_size;
+	__u32	srtt_us;
+	__u32	rttvar_us;
+	__u32	rto_us;
+	__u32	in_flight;
+	__u32	lost;
+	__u32	window;
+	__u32	snd_queue;
+	__u64	tx_msgs;
+	__u64	tx_bytes;
+	__u64	tx_pkts;
+	__u64	retrans;
+	__u64	rto;
+	__u64	rx_msgs;
+	__u64	rx_bytes;
+	__u64	rx_pkts;
+	__u64	rx_dups;
+	__u64	acks_tx;
+	__u64	acks_rx;
+	__u64	ce_rx;
+};
+
 #endif /* _UAPI_LINUX_MRC_H */

@@ -28,7 +28,7 @@ enum mrc_pkt_type {
 	MRC_PKT_RESET = 3,	/* abort a connection (or refuse a REQ) */
 	MRC_PKT_CLOSE = 4,	/* no more messages (reliable: has a PSN) */
 	MRC_PKT_DATA = 5,	/* a segment of a message */
-	MRC_PKT_ACK = 6,	/* selective acknowledgement */
+	MRC_PKT_ACK = 6,	/* selective acknowledgment */
 	MRC_PKT_NACK = 7,	/* a packet was received but not accepted */
 	MRC_PKT_PROBE = 8,	/* is this path alive? */
 	MRC_PKT_PROBE_ACK = 9,	/* yes */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * conn.c - connections: ids, timers, the end of a connection.
+ *
+ * Every connection has a random 32-bit id, unique in its namespace, that
+ * the peer puts in every packet; the table maps ids to sockets for the
+ * receive path (RCU lookup, a reference taken).  While a connection is in
+ * the table it holds a reference on its socket, so an application may
+ * close() and the connection still delivers what was queued ("orphan").
+ *
+ * Timers: @rto_timer drives retransmission (handshake and data), the
+ * dead-peer check and TIME_WAIT; @ack_timer bounds the delay of an ACK.
+ * Both hold a socket reference while pending.
+ *
+ * The device reference of a connection is dropped only after an RCU
+ * grace period: packets are prepared and sent inside one RCU read-side
+ * section, so a packet never outlives the device it names.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/random.h>
+
+#include "sock.h"
+
+static struct hlist_head *mrc_conn_bucket(struct mrc_net *mn, u32 id)
+{
+	return &mn->conns[hash_32(id, ilog2(ARRAY_SIZE(mn->conns)))];
+}
+
+/**
+ * mrc_conn_hash() - give a connection its id and make it reachable
+ * @ms: the connection
+ *
+ * Takes the table's reference on the socket.
+ *
+ * Return: 0.
+ */
+int mrc_conn_hash(struct mrc_sock *ms)
+{
+	struct mrc_net *mn = mrc_net(sock_net(&ms->sk));
+	struct mrc_sock *other;
+	bool taken;
+	u32 id;
+
+	spin_lock_bh(&mn->conns_lock);
+	do {
+		id = get_random_u32();
+		taken = !id;
+		hlist_for_each_entry(other, mrc_conn_bucket(mn, id), id_node)
+			if (other->id == id)
+				taken = true;
+	} while (taken);
+	ms->id = id;
+	sock_hold(&ms->sk);
+	hlist_add_head_rcu(&ms->id_node, mrc_conn_bucket(mn, id));
+	atomic_inc(&mn->nr_conns);
+	spin_unlock_bh(&mn->conns_lock);
+	return 0;
+}
+
+/**
+ * mrc_conn_unhash() - make a connection unreachable
+ * @ms: the connection
+ *
+ * Drops the table's reference (the caller holds its own).
+ */
+void mrc_conn_unhash(struct mrc_sock *ms)
+{
+	struct mrc_net *mn = mrc_net(sock_net(&ms->sk));
+	bool was;
+
+	spin_lock_bh(&mn->conns_lock);
+	was = !hlist_unhashed(&ms->id_node);
+	if (was) {
+		hlist_del_init_rcu(&ms->id_node);
+		atomic_dec(&mn->nr_conns);
+	}
+	spin_unlock_bh(&mn->conns_lock);
+	if (was)
+		__sock_put(&ms->sk);
+}
+
+/**
+ * mrc_conn_lookup() - the connection with an id
+ * @net: the namespace
+ * @id: the id
+ *
+ * Context: any; takes and returns a socket reference.
+ * Return: the connection, or NULL.
+ */
+struct mrc_sock *mrc_conn_lookup(struct net *net, u32 id)
+{
+	struct mrc_net *mn = mrc_net(net);
+	struct mrc_sock *ms;
+
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(ms, mrc_conn_bucket(mn, id), id_node) {
+		if (READ_ONCE(ms->id) == id &&
+		    refcount_inc_not_zero(&ms->sk.sk_refcnt)) {
+			rcu_read_unlock();
+			return ms;
+		}
+	}
+	rcu_read_unlock();
+	return NULL;
+}
+
+/**
+ * mrc_conn_set_dev() - the connection runs on @mdev from now on
+ * @ms: the connection
+ * @mdev: the device
+ *
+ * Context: RCU or RTNL keeps @mdev alive during the call.
+ */
+void mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev)
+{
+	netdev_hold(mdev->dev, &ms->dev_tracker, GFP_ATOMIC);
+	ms->mdev = mdev;
+	spin_lock_bh(&mdev->conns_lock);
+	list_add_tail(&ms->dev_node, &mdev->conns);
+	spin_unlock_bh(&mdev->conns_lock);
+}
+
+static void mrc_conn_put_dev_rcu(struct rcu_head *head)
+{
+	struct mrc_sock *ms = container_of(head, struct mrc_sock, dev_rcu);
+
+	netdev_put(ms->dev_put, &ms->dev_tracker);
+	sock_put(&ms->sk);
+}
+
+/* Leave the device; its reference goes after a grace period. */
+static void mrc_conn_clear_dev(struct mrc_sock *ms)
+{
+	struct mrc_dev *mdev = ms->mdev;
+
+	if (!mdev)
+		return;
+	spin_lock(&mdev->conns_lock);
+	list_del_init(&ms->dev_node);
+	spin_unlock(&mdev->conns_lock);
+	ms->mdev = NULL;
+	ms->dev_put = mdev->dev;
+	sock_hold(&ms->sk);
+	call_rcu(&ms->dev_rcu, mrc_conn_put_dev_rcu);
+}
+
+static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
+{
+	struct mrc_sock *ms = container_of(t, struct mrc_sock, ack_timer);
+	struct sk_buff_head xq;
+
+	__skb_queue_head_init(&xq);
+	rcu_read_lock();
+	spin_lock(&ms->lock);
+	if (ms->ack_pending && ms->state == MRC_ST_ESTABLISHED)
+		mrc_input_send_ack(ms, &xq);
+	spin_unlock(&ms->lock);
+	mrc_xmit_list(sock_net(&ms->sk), &xq);
+	rcu_read_unlock();
+	sock_put(&ms->sk);
+	return HRTIMER_NORESTART;
+}
+
+/**
+ * mrc_conn_arm_ack() - bound the delay of the next ACK
+ * @ms: the connection (conn lock)
+ */
+void mrc_conn_arm_ack(struct mrc_sock *ms)
+{
+	if (hrtimer_active(&ms->ack_timer))
+		return;
+	sock_hold(&ms->sk);
+	hrtimer_start(&ms->ack_timer, ns_to_ktime(MRC_ACK_DELAY_US * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+/**
+ * mrc_conn_stop_ack() - an ACK went out: no delayed one is needed
+ * @ms: the connection (conn lock)
+ */
+void mrc_conn_stop_ack(struct mrc_sock *ms)
+{
+	if (hrtimer_try_to_cancel(&ms->ack_timer) == 1)
+		__sock_put(&ms->sk);
+}
+
+/**
+ * mrc_conn_arm_rto() - (re)start the retransmission timer
+ * @ms: the connection (conn lock)
+ */
+void mrc_conn_arm_rto(struct mrc_sock *ms)
+{
+	u32 us = mrc_rtt_rto(&ms->rtt, MRC_RTO_MIN_US, MRC_RTO_MAX_US,
+			     MRC_RTO_INIT_US, ms->backoff);
+
+	sk_reset_timer(&ms->sk, &ms->rto_timer,
+		       jiffies + usecs_to_jiffies(us) + 1);
+}
+
+/* Finish a connection: no more packets, leave the table. conn lock. */
+static void mrc_conn_finish(struct mrc_sock *ms)
+{
+	ms->state = MRC_ST_CLOSED;
+	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_conn_stop_ack(ms);
+	mrc_output_purge(ms);
+	mrc_input_purge(ms);
+	mrc_conn_clear_dev(ms);
+	mrc_conn_unhash(ms);
+	ms->sk.sk_state_change(&ms->sk);
+}
+
+/**
+ * mrc_conn_abort() - end a connection at once
+ * @ms: the connection (conn lock)
+ * @err: the error the application sees (0: none)
+ * @send_reset: tell the peer (RESET) if it may still be listening
+ * @xq: where a RESET is queued
+ */
+void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
+		    struct sk_buff_head *xq)
+{
+	struct mrc_sock *listener;
+
+	if (ms->state == MRC_ST_CLOSED)
+		return;
+	if (send_reset && ms->peer_id && ms->mdev)
+		mrc_send_reset(ms, err == ETIMEDOUT ? MRC_RESET_TIMEOUT :
+			       MRC_RESET_ABORT, xq);
+	listener = ms->state == MRC_ST_REQ_RCVD ? ms->listener : NULL;
+	mrc_conn_finish(ms);
+	if (listener)
+		mrc_listener_forget(listener, ms);
+	if (err) {
+		WRITE_ONCE(ms->sk.sk_err, err);
+		sk_error_report(&ms->sk);
+	}
+}
+
+/**
+ * mrc_conn_maybe_done() - both ends closed and everything acknowledged?
+ * @ms: the connection (conn lock)
+ *
+ * Then the connection waits in TIME_WAIT (re-acknowledging a straggling
+ * CLOSE) for a while, and ends.
+ */
+void mrc_conn_maybe_done(struct mrc_sock *ms)
+{
+	if (ms->state != MRC_ST_ESTABLISHED || !ms->close_acked ||
+	    !ms->peer_closed)
+		return;
+	ms->state = MRC_ST_TIME_WAIT;
+	sk_reset_timer(&ms->sk, &ms->rto_timer,
+		       jiffies + usecs_to_jiffies(2 * MRC_RTO_INIT_US));
+	ms->sk.sk_state_change(&ms->sk);
+}
+
+static void mrc_conn_rto(struct timer_list *t)
+{
+	struct mrc_sock *ms = from_timer(ms, t, rto_timer);
+	struct sk_buff_head xq;
+	unsigned long dead = msecs_to_jiffies(MRC_DEAD_PEER_MS);
+
+	__skb_queue_head_init(&xq);
+	rcu_read_lock();
+	spin_lock(&ms->lock);
+	switch (ms->state) {
+	case MRC_ST_REQ_SENT:
+	case MRC_ST_REQ_RCVD:
+		if (time_after(jiffies, ms->last_progress + dead))
+			mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
+		else
+			mrc_handshake_retransmit(ms, &xq);
+		break;
+	case MRC_ST_ESTABLISHED:
+		if (!ms->txw.in_flight && !ms->txw.lost)
+			break;
+		if (time_after(jiffies, ms->last_progress + dead)) {
+			mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
+			break;
+		}
+		ms->backoff = min(ms->backoff + 1, 16U);
+		ms->stats.rto++;
+		mrc_txwin_timeout(&ms->txw, ms->txpaths, mrc_output_lost, ms);
+		mrc_output_push(ms, &xq);
+		mrc_conn_arm_rto(ms);
+		break;
+	case MRC_ST_TIME_WAIT:
+		mrc_conn_finish(ms);
+		break;
+	}
+	spin_unlock(&ms->lock);
+	mrc_xmit_list(sock_net(&ms->sk), &xq);
+	rcu_read_unlock();
+	sock_put(&ms->sk);
+}
+
+/**
+ * mrc_conn_init() - initialise the connection part of a new socket
+ * @ms: the socket
+ */
+void mrc_conn_init(struct mrc_sock *ms)
+{
+	spin_lock_init(&ms->lock);
+	INIT_HLIST_NODE(&ms->id_node);
+	INIT_LIST_HEAD(&ms->dev_node);
+	INIT_LIST_HEAD(&ms->accept_queue);
+	INIT_LIST_HEAD(&ms->half_open_list);
+	INIT_LIST_HEAD(&ms->accept_node);
+	skb_queue_head_init(&ms->send_queue);
+	xa_init(&ms->rx_msgs);
+	timer_setup(&ms->rto_timer, mrc_conn_rto, 0);
+	hrtimer_init(&ms->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	ms->ack_timer.function = mrc_conn_ack_timer;
+	ms->last_progress = jiffies;
+}
+
+/**
+ * mrc_conn_destroy() - free what a connection still owns (socket destruct)
+ * @ms: the socket, unreachable and without timers
+ */
+void mrc_conn_destroy(struct mrc_sock *ms)
+{
+	mrc_output_purge(ms);
+	mrc_input_purge(ms);
+	mrc_path_free(ms);
+	kvfree(ms->txrec);
+	kvfree(ms->txskb);
+	ms->txrec = NULL;
+	ms->txskb = NULL;
+}
+
+/**
+ * mrc_dev_abort_conns() - the device goes away: end its connections
+ * @mdev: the device
+ *
+ * Context: RTNL, process context.
+ */
+void mrc_dev_abort_conns(struct mrc_dev *mdev)
+{
+	struct sk_buff_head xq;
+	struct mrc_sock *ms;
+
+	__skb_queue_head_init(&xq);
+	for (;;) {
+		spin_lock_bh(&mdev->conns_lock);
+		ms = list_first_entry_or_null(&mdev->conns, struct mrc_sock, dev_node);
+		if (ms)
+			sock_hold(&ms->sk);
+		spin_unlock_bh(&mdev->conns_lock);
+		if (!ms)
+			break;
+		spin_lock_bh(&ms->lock);
+		if (ms->mdev == mdev) {
+			mrc_conn_abort(ms, ENETDOWN, false, &xq);
+			mrc_conn_clear_dev(ms);
+		}
+		spin_unlock_bh(&ms->lock);
+		__skb_queue_purge(&xq);
+		sock_put(&ms->sk);
+	}
+}

@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/txwin.c - the sender's scoreboard.
+ *
+ * Invariants: every PSN in [una, nxt) has a record that is INFLIGHT, LOST
+ * or ACKED (the one at una is never ACKED between calls); every other
+ * record is FREE and zero.  w->in_flight, w->in_flight_bytes, w->lost and
+ * paths[].in_flight always equal what the records say.  Every loop runs
+ * over at most nxt - una records or the 256 bits of an ACK.
+ */
+#include "types.h"
+#include "psn.h"
+#include "txwin.h"
+
+/*
+ * newest_acked_us is only believed while it is at most this old: the u32
+ * clock wraps every 71 minutes, and a value that was never set (or set
+ * very long ago) could otherwise look newer than every transmission.
+ */
+#define MRC_TX_STALE_US		BIT(30)
+
+static struct mrc_txrec *txw_rec(const struct mrc_txwin *w, u32 psn)
+{
+	return &w->rec[psn & (w->size - 1)];
+}
+
+/* (s32)(a - b) as a 64-bit number, for comparisons with u32 bounds. */
+static s64 txw_time_diff(u32 a, u32 b)
+{
+	return (s32)(a - b);
+}
+
+static bool txw_newest_valid(const struct mrc_txwin *w, u32 now_us)
+{
+	return now_us - w->newest_acked_us <= MRC_TX_STALE_US;
+}
+
+static int txw_ctz64(u64 v)
+{
+	return __builtin_ctzll(v);
+}
+
+void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
+		    u32 size)
+{
+	memset(w, 0, sizeof(*w));
+	w->una = isn;
+	w->nxt = isn;
+	w->size = size;
+	w->rec = rec;
+}
+
+struct mrc_txrec *mrc_txwin_resize(struct mrc_txwin *w, struct mrc_txrec *rec,
+				   u32 size)
+{
+	struct mrc_txrec *old = w->rec;
+	u32 psn;
+
+	if (!size || (size & (size - 1)) || size > MRC_WIN_PKTS ||
+	    size < w->nxt - w->una)
+		return NULL;
+	for (psn = w->una; psn != w->nxt; psn++)
+		rec[psn & (size - 1)] = *txw_rec(w, psn);
+	w->rec = rec;
+	w->size = size;
+	return old;
+}
+
+bool mrc_txwin_room(const struct mrc_txwin *w)
+{
+	return w->nxt - w->una < w->size;
+}
+
+int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
+		   u16 path, u32 len, u32 now_us)
+{
+	struct mrc_txpath *p = &paths[path];
+	struct mrc_txrec *r;
+
+	if (psn == w->nxt) {
+		if (!mrc_txwin_room(w))
+			return -1;
+		/*
+		 * Nothing outstanding: no record can be misjudged, so this is
+		 * the moment to replace a stale newest_acked_us by a harmless
+		 * "long ago".
+		 */
+		if (w->una == w->nxt && !txw_newest_valid(w, now_us))
+			w->newest_acked_us = now_us - (u32)MRC_TX_STALE_US;
+		r = txw_rec(w, psn);
+		r->tx_count = 0;
+		w->nxt++;
+	} else {
+		if (!mrc_psn_in_window(psn, w->una, w->nxt - w->una))
+			return -1;
+		r = txw_rec(w, psn);
+		if (r->state != MRC_TX_LOST)
+			return -1;
+		if (r->tx_count < 255)
+			r->tx_count++;
+		w->lost--;
+	}
+
+	r->sent_us = now_us;
+	r->path_seq = p->next_seq++;
+	r->path = path;
+	r->state = MRC_TX_INFLIGHT;
+	r->len = len;
+	w->in_flight++;
+	w->in_flight_bytes += len;
+	p->in_flight++;
+	return r->tx_count;
+}
+
+/* Take an INFLIGHT record out of the flight counters. */
+static void txw_leave_flight(struct mrc_txwin *w, struct mrc_txpath *paths,
+			     struct mrc_txrec *r)
+{
+	w->in_flight--;
+	w->in_flight_bytes -= r->len;
+	paths[r->path].in_flight--;
+}
+
+static void txw_mark_lost(struct mrc_txwin *w, struct mrc_txpath *paths,
+			  struct mrc_txrec *r)
+{
+	txw_leave_flight(w, paths, r);
+	r->state = MRC_TX_LOST;
+	w->lost++;
+	paths[r->path].lost++;
+}
+
+static void txw_mark_acked(struct mrc_txwin *w, struct mrc_txpath *paths,
+			   u32 psn, mrc_txwin_cb acked, void *ctx,
+			   struct mrc_ack_result *res)
+{
+	struct mrc_txrec *r = txw_rec(w, psn);
+
+	if (r->state == MRC_TX_ACKED)
+		return;
+	if (r->state == MRC_TX_INFLIGHT)
+		txw_leave_flight(w, paths, r);
+	else
+		w->lost--;	/* LOST: a late arrival */
+	r->state = MRC_TX_ACKED;
+	res->acked_pkts++;
+	res->acked_bytes += r->len;
+	if (acked)
+		acked(ctx, psn);
+}
+
+enum txw_where { TXW_BEHIND, TXW_IN, TXW_BEYOND };
+
+/* Where @psn is relative to [una, nxt): behind, in, or at/after nxt. */
+static enum txw_where txw_where(const struct mrc_txwin *w, u32 psn)
+{
+	if (mrc_psn_in_window(psn, w->una, w->nxt - w->una))
+		return TXW_IN;
+	return mrc_psn_before(psn, w->una) ? TXW_BEHIND : TXW_BEYOND;
+}
+
+/* Apply the ACK's trigger: RTT sample and per-path delivery evidence. */
+static void txw_trigger(struct mrc_txwin *w, struct mrc_txpath *paths,
+			u32 npaths, const struct mrc_ack_info *a, u32 now_us,
+			struct mrc_ack_result *res)
+{
+	struct mrc_txrec *r = txw_rec(w, a->trig_psn);
+	struct mrc_txpath *p;
+	u32 elapsed;
+
+	/*
+	 * The record describes the acknowledged transmission only if it is
+	 * the same transmission: same tx_count on a path with the same EV.
+	 */
+	if (r->tx_count != a->trig_tx || r->path >= npaths ||
+	    paths[r->path].ev != a->trig_ev)
+		return;
+	p = &paths[r->path];
+
+	elapsed = now_us - r->sent_us;
+	if ((s32)elapsed >= 0 && elapsed >= a->ack_delay_us) {
+		u32 s = elapsed - a->ack_delay_us;
+
+		res->rtt_us = s ? s : 1;
+	}
+	res->trig_path = r->path;
+	if (mrc_psn_after(r->path_seq + 1, p->acked_seq))
+		p->acked_seq = r->path_seq + 1;
+	if (!txw_newest_valid(w, now_us) ||
+	    txw_time_diff(r->sent_us, w->newest_acked_us) > 0)
+		w->newest_acked_us = r->sent_us;
+}
+
+bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
+		   const struct mrc_ack_info *a, u32 now_us,
+		   mrc_txwin_cb acked, void *ctx, struct mrc_ack_result *res)
+{
+	u32 psn, i;
+	u64 v;
+
+	memset(res, 0, sizeof(*res));
+	res->trig_path = -1;
+
+	/* Validate everything first: an impossible ACK changes nothing. */
+	if (mrc_psn_after(a->cum, w->nxt) ||
+	    txw_where(w, a->trig_psn) == TXW_BEYOND)
+		return false;
+	for (i = 0; i < MRC_SACK_WORDS; i++) {
+		for (v = a->bits[i]; v; v &= v - 1) {
+			psn = a->base + 64 * i + txw_ctz64(v);
+			if (txw_where(w, psn) == TXW_BEYOND)
+				return false;
+		}
+	}
+
+	/* The trigger first, while its record exists even if acked now. */
+	if (txw_where(w, a->trig_psn) == TXW_IN)
+		txw_trigger(w, paths, npaths, a, now_us, res);
+
+	for (psn = w->una; mrc_psn_before(psn, a->cum); psn++)
+		txw_mark_acked(w, paths, psn, acked, ctx, res);
+	for (i = 0; i < MRC_SACK_WORDS; i++) {
+		for (v = a->bits[i]; v; v &= v - 1) {
+			psn = a->base + 64 * i + txw_ctz64(v);
+			if (txw_where(w, psn) == TXW_IN)
+				txw_mark_acked(w, paths, psn, acked, ctx, res);
+		}
+	}
+
+	while (w->una != w->nxt && txw_rec(w, w->una)->state == MRC_TX_ACKED) {
+		memset(txw_rec(w, w->una), 0, sizeof(struct mrc_txrec));
+		w->una++;
+	}
+	return true;
+}
+
+u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
+			  u32 now_us, u32 rtt_us, u32 reo_us,
+			  mrc_txwin_cb lost, void *ctx)
+{
+	bool timed = rtt_us && txw_newest_valid(w, now_us);
+	s64 limit = (s64)rtt_us + reo_us;
+	struct mrc_txrec *r;
+	u32 psn, n = 0;
+
+	for (psn = w->una; psn != w->nxt; psn++) {
+		r = txw_rec(w, psn);
+		if (r->state != MRC_TX_INFLIGHT)
+			continue;
+		/*
+		 * Lost if a later transmission on the same (FIFO) path
+		 * arrived, or if it was sent more than a reordering window
+		 * before something that arrived and has been out for longer
+		 * than an RTT plus that window.
+		 */
+		if (!mrc_psn_before(r->path_seq, paths[r->path].acked_seq) &&
+		    !(timed &&
+		      txw_time_diff(w->newest_acked_us, r->sent_us) > reo_us &&
+		      txw_time_diff(now_us, r->sent_us) > limit))
+			continue;
+		txw_mark_lost(w, paths, r);
+		n++;
+		if (lost)
+			lost(ctx, psn);
+	}
+	return n;
+}
+
+u32 mrc_txwin_timeout(struct mrc_txwin *w, struct mrc_txpath *paths,
+		      mrc_txwin_cb lost, void *ctx)
+{
+	struct mrc_txrec *r;
+	u32 psn, n = 0;
+
+	for (psn = w->una; psn != w->nxt; psn++) {
+		r = txw_rec(w, psn);
+		if (r->state != MRC_TX_INFLIGHT)
+			continue;
+		txw_mark_lost(w, paths, r);
+		n++;
+		if (lost)
+			lost(ctx, psn);
+	}
+	return n;
+}
+
+bool mrc_txwin_next_lost(const struct mrc_txwin *w, u32 from, u32 *psn)
+{
+	u32 p;
+
+	switch (txw_where(w, from)) {
+	case TXW_BEYOND:
+		return false;
+	case TXW_BEHIND:
+		from = w->una;
+		break;
+	default:
+		break;
+	}
+	for (p = from; p != w->nxt; p++) {
+		if (txw_rec(w, p)->state == MRC_TX_LOST) {
+			*psn = p;
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core/wire.c - validation of received mrc packets (wire format v1).
+ *
+ * Everything here is attacker-controlled: every field is read from a
+ * local copy made after the length was checked, and every check is done
+ * before the packet is believed.  Checks run in a fixed order (length
+ * first, then mostly reserved bits and fields before field ranges, the
+ * connection ids last), so each malformed packet has one well-defined
+ * drop reason.
+ */
+#include "types.h"
+#include "wire.h"
+
+/* Number of planes (struct mrc_wire_rail.plane is below this). */
+#define MRC_WIRE_PLANES		32
+/* Smallest max_payload a REQ/ACCEPT may announce. */
+#define MRC_WIRE_MIN_PAYLOAD	64
+
+static enum mrc_drop_reason parse_data(const u8 *buf, size_t len, struct mrc_pkt *pkt)
+{
+	struct mrc_wire_data d;
+	u64 payload = len - MRC_DATA_HDR_LEN;	/* len >= MRC_DATA_HDR_LEN */
+	u32 msg_len, offset;
+
+	memcpy(&d, buf + MRC_HDR_LEN, sizeof(d));
+	if (pkt->type == MRC_PKT_CLOSE && payload)
+		return MRC_DROP_LENGTH;
+	if (pkt->flags & ~MRC_F_DATA_MASK)
+		return MRC_DROP_RESERVED;
+	if (d.reserved || d.reserved2)
+		return MRC_DROP_RESERVED;
+	if (be16_to_cpu(d.ev) > MRC_EV_MAX)
+		return MRC_DROP_BAD_FIELD;
+
+	msg_len = be32_to_cpu(d.msg_len);
+	offset = be32_to_cpu(d.offset);
+	if (pkt->type == MRC_PKT_CLOSE) {
+		if (msg_len || offset)
+			return MRC_DROP_BAD_FIELD;
+	} else {
+		/* A message has 1..N bytes; each segment at least one. */
+		if (!msg_len || !payload)
+			return MRC_DROP_BAD_FIELD;
+		/* offset + payload <= msg_len, without overflow */
+		if (offset > msg_len || payload > msg_len - offset)
+			return MRC_DROP_BAD_FIELD;
+	}
+
+	pkt->hdr_len = MRC_DATA_HDR_LEN;
+	pkt->payload_len = (u32)payload;	/* <= msg_len, fits */
+	pkt->u.data = d;
+	return MRC_DROP_NONE;
+}
+
+static enum mrc_drop_reason parse_ack(const u8 *buf, size_t len, struct mrc_pkt *pkt)
+{
+	struct mrc_wire_ack a;
+
+	if (len != MRC_ACK_LEN)
+		return MRC_DROP_LENGTH;
+	memcpy(&a, buf + MRC_HDR_LEN, sizeof(a));
+	if (pkt->flags & ~MRC_F_ACK_MASK)
+		return MRC_DROP_RESERVED;
+	if (pkt->type == MRC_PKT_ACK) {
+		if (a.nack_reason != MRC_NACK_NONE)
+			return MRC_DROP_BAD_FIELD;
+	} else if (a.nack_reason == MRC_NACK_NONE ||
+		   a.nack_reason >= __MRC_NACK_MAX) {
+		return MRC_DROP_BAD_FIELD;
+	}
+	if (be16_to_cpu(a.trig_ev) > MRC_EV_MAX)
+		return MRC_DROP_BAD_FIELD;
+
+	pkt->hdr_len = MRC_ACK_LEN;
+	pkt->u.ack = a;
+	return MRC_DROP_NONE;
+}
+
+static enum mrc_drop_reason check_rail(const struct mrc_wire_rail *r)
+{
+	unsigned int i;
+
+	if (r->reserved)
+		return MRC_DROP_RESERVED;
+	if (r->family == 4) {
+		/* An IPv4 address uses the first four bytes only. */
+		for (i = 4; i < sizeof(r->addr); i++)
+			if (r->addr[i])
+				return MRC_DROP_RESERVED;
+	} else if (r->family != 6) {
+		return MRC_DROP_BAD_FIELD;
+	}
+	if (r->plane >= MRC_WIRE_PLANES)
+		return MRC_DROP_BAD_FIELD;
+	return MRC_DROP_NONE;
+}
+
+static enum mrc_drop_reason parse_req(const u8 *buf, size_t len, struct mrc_pkt *pkt)
+{
+	const u8 *rails = buf + MRC_REQ_LEN(0);
+	enum mrc_drop_reason why;
+	struct mrc_wire_req q;
+	unsigned int i, n;
+
+	if (len < MRC_REQ_LEN(0))
+		return MRC_DROP_LENGTH;
+	memcpy(&q, buf + MRC_HDR_LEN, sizeof(q));
+	n = q.n_rails;
+	if (len != MRC_REQ_LEN(n))
+		return MRC_DROP_LENGTH;
+	if (pkt->flags)
+		return MRC_DROP_RESERVED;
+	if (q.reserved)
+		return MRC_DROP_RESERVED;
+	if (n < 1 || n > MRC_WIRE_MAX_RAILS)
+		return MRC_DROP_BAD_FIELD;
+	if (be16_to_cpu(q.max_payload) < MRC_WIRE_MIN_PAYLOAD ||
+	    !be32_to_cpu(q.max_msg_size))
+		return MRC_DROP_BAD_FIELD;
+	if (pkt->type == MRC_PKT_REQ && pkt->dst_conn)
+		return MRC_DROP_BAD_FIELD;
+
+	/* n <= MRC_WIRE_MAX_RAILS: the rails fit in pkt->u.req.rails. */
+	for (i = 0; i < n; i++) {
+		struct mrc_wire_rail *r = &pkt->u.req.rails[i];
+
+		memcpy(r, rails + i * sizeof(*r), sizeof(*r));
+		why = check_rail(r);
+		if (why)
+			return why;
+	}
+
+	pkt->hdr_len = MRC_REQ_LEN(n);
+	pkt->u.req.req = q;
+	return MRC_DROP_NONE;
+}
+
+static enum mrc_drop_reason parse_reset(const u8 *buf, size_t len, struct mrc_pkt *pkt)
+{
+	struct mrc_wire_reset r;
+	u32 reason;
+
+	if (len != MRC_RESET_LEN)
+		return MRC_DROP_LENGTH;
+	memcpy(&r, buf + MRC_HDR_LEN, sizeof(r));
+	if (pkt->flags)
+		return MRC_DROP_RESERVED;
+	reason = be32_to_cpu(r.reason);
+	if (reason < MRC_RESET_ABORT || reason >= __MRC_RESET_MAX)
+		return MRC_DROP_BAD_FIELD;
+
+	pkt->hdr_len = MRC_RESET_LEN;
+	pkt->u.reset = r;
+	return MRC_DROP_NONE;
+}
+
+static enum mrc_drop_reason parse_probe(const u8 *buf, size_t len, struct mrc_pkt *pkt)
+{
+	struct mrc_wire_probe p;
+
+	if (len != MRC_PROBE_LEN)
+		return MRC_DROP_LENGTH;
+	memcpy(&p, buf + MRC_HDR_LEN, sizeof(p));
+	if (pkt->flags || p.reserved)
+		return MRC_DROP_RESERVED;
+	if (be16_to_cpu(p.ev) > MRC_EV_MAX)
+		return MRC_DROP_BAD_FIELD;
+
+	pkt->hdr_len = MRC_PROBE_LEN;
+	pkt->u.probe = p;
+	return MRC_DROP_NONE;
+}
+
+enum mrc_drop_reason mrc_wire_parse(const void *buf, size_t len,
+				    struct mrc_pkt *pkt)
+{
+	struct mrc_wire_hdr h;
+	enum mrc_drop_reason why;
+
+	if (len < MRC_HDR_LEN)
+		return MRC_DROP_SHORT;
+	memcpy(&h, buf, sizeof(h));
+	if (h.version != MRC_WIRE_VERSION)
+		return MRC_DROP_VERSION;
+	if (h.type == 0 || h.type >= __MRC_PKT_MAX)
+		return MRC_DROP_TYPE;
+
+	pkt->type = h.type;
+	pkt->flags = be16_to_cpu(h.flags);
+	pkt->dst_conn = be32_to_cpu(h.dst_conn);
+	pkt->src_conn = be32_to_cpu(h.src_conn);
+	pkt->payload_len = 0;
+
+	switch (h.type) {
+	case MRC_PKT_DATA:
+	case MRC_PKT_CLOSE:
+		if (len < MRC_DATA_HDR_LEN)
+			return MRC_DROP_LENGTH;
+		why = parse_data(buf, len, pkt);
+		break;
+	case MRC_PKT_ACK:
+	case MRC_PKT_NACK:
+		why = parse_ack(buf, len, pkt);
+		break;
+	case MRC_PKT_REQ:
+	case MRC_PKT_ACCEPT:
+		why = parse_req(buf, len, pkt);
+		break;
+	case MRC_PKT_RESET:
+		why = parse_reset(buf, len, pkt);
+		break;
+	default:	/* MRC_PKT_PROBE, MRC_PKT_PROBE_ACK */
+		why = parse_probe(buf, len, pkt);
+		break;
+	}
+	if (why)
+		return why;
+
+	/* Connection ids: only a REQ does not know its receiver's yet. */
+	if (!pkt->src_conn || (h.type != MRC_PKT_REQ && !pkt->dst_conn))
+		return MRC_DROP_BAD_FIELD;
+	return MRC_DROP_NONE;
+}
+
+static const char * const mrc_drop_names[__MRC_DROP_MAX] = {
+	[MRC_DROP_NONE]		= "none",
+	[MRC_DROP_SHORT]	= "short",
+	[MRC_DROP_VERSION]	= "version",
+	[MRC_DROP_TYPE]		= "type",
+	[MRC_DROP_RESERVED]	= "reserved",
+	[MRC_DROP_LENGTH]	= "length",
+	[MRC_DROP_BAD_FIELD]	= "bad-field",
+	[MRC_DROP_CSUM]		= "bad-checksum",
+	[MRC_DROP_NO_RAIL]	= "no-rail",
+	[MRC_DROP_NO_CONN]	= "no-conn",
+	[MRC_DROP_NO_LISTENER]	= "no-listener",
+	[MRC_DROP_BAD_SOURCE]	= "bad-source",
+	[MRC_DROP_STATE]	= "state",
+	[MRC_DROP_OUT_OF_WINDOW] = "out-of-window",
+	[MRC_DROP_DUPLICATE]	= "duplicate",
+	[MRC_DROP_NO_BUFFER]	= "no-buffer",
+	[MRC_DROP_BAD_DATA]	= "bad-data",
+	[MRC_DROP_MSG_TOO_BIG]	= "msg-too-big",
+	[MRC_DROP_BACKLOG]	= "backlog",
+	[MRC_DROP_BAD_ACK]	= "bad-ack",
+};
+
+const char *mrc_wire_drop_reason_name(unsigned int reason)
+{
+	if (reason >= __MRC_DROP_MAX || !mrc_drop_names[reason])
+		return "unknown";
+	return mrc_drop_names[reason];
+}

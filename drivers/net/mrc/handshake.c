@@ -1,0 +1,571 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * handshake.c - opening a connection: REQ, ACCEPT, and RESET replies.
+ *
+ *   client                                   server (listening)
+ *   connect(): REQ (rails, isn, credit) --->  half-open child (REQ_RCVD),
+ *                                             ACCEPT (rails, isn, credit)
+ *   ESTABLISHED  <--- ACCEPT
+ *   ACK --------------------------------->  ESTABLISHED, on the accept queue
+ *
+ * Both ends announce their rails (plane -> address); data then flows on
+ * every plane both have, with a segment size both can carry.  The REQ
+ * goes out on the rail that routes to the address connect() named (any
+ * rail address of the peer works).  REQ and ACCEPT are retransmitted
+ * with backoff until answered or until the dead-peer time passes.  A REQ
+ * to a port nobody listens on is answered with a RESET, so connect()
+ * fails with ECONNREFUSED at once.  Half-open children are capped per
+ * device (MRC_HALF_OPEN_MAX) and per listener (its backlog).
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inetdevice.h>
+#include <linux/random.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+
+#include "sock.h"
+
+/* The rail's first address of @family (AF_INET: v4-mapped). RCU. */
+static bool mrc_rail_addr(const struct net_device *dev, int family,
+			  struct in6_addr *addr)
+{
+	if (family == AF_INET) {
+		const struct in_device *in_dev = __in_dev_get_rcu(dev);
+		const struct in_ifaddr *ifa;
+
+		if (!in_dev)
+			return false;
+		in_dev_for_each_ifa_rcu(ifa, in_dev) {
+			ipv6_addr_set_v4mapped(ifa->ifa_local, addr);
+			return true;
+		}
+		return false;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		const struct inet6_dev *idev = __in6_dev_get(dev);
+		const struct inet6_ifaddr *ifa6;
+
+		if (!idev)
+			return false;
+		list_for_each_entry_rcu(ifa6, &idev->addr_list, if_list) {
+			if (ipv6_addr_type(&ifa6->addr) & IPV6_ADDR_LINKLOCAL)
+				continue;
+			*addr = ifa6->addr;
+			return true;
+		}
+	}
+#endif
+	return false;
+}
+
+/* Largest DATA payload a rail of @family carries. */
+static u32 mrc_rail_max_payload(const struct net_device *dev, int family)
+{
+	u32 ip = family == AF_INET ? sizeof(struct iphdr) : sizeof(struct ipv6hdr);
+	u32 mtu = READ_ONCE(dev->mtu);
+
+	if (mtu < ip + sizeof(struct udphdr) + MRC_DATA_HDR_LEN + 64)
+		return 0;
+	return min_t(u32, mtu - ip - sizeof(struct udphdr) - MRC_DATA_HDR_LEN,
+		     U16_MAX);
+}
+
+/*
+ * Our rails of @family, for the handshake, and the payload all of them can
+ * carry.  Context: RCU.
+ */
+static u32 mrc_fill_lrails(struct mrc_sock *ms, struct mrc_dev *mdev,
+			   int family)
+{
+	u32 plane, payload = U16_MAX;
+
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		struct mrc_rail *rail = rcu_dereference(mdev->rails[plane]);
+		struct mrc_endpoint_rail *er = &ms->lrail[plane];
+
+		memset(er, 0, sizeof(*er));
+		if (!rail || !mrc_rail_addr(rail->dev, family, &er->addr))
+			continue;
+		er->family = family;
+		payload = min(payload, mrc_rail_max_payload(rail->dev, family));
+	}
+	return payload;
+}
+
+static int mrc_addr_family(const struct in6_addr *addr)
+{
+	return ipv6_addr_v4mapped(addr) ? AF_INET : AF_INET6;
+}
+
+/*
+ * Does the routing table send @daddr, from @saddr, out of @dev?  No output
+ * interface is forced here: with one, Linux assumes any destination is on
+ * link.  Per-plane routes (or source-address policy rules) decide.
+ */
+static bool mrc_rail_routes(struct net *net, const struct net_device *dev,
+			    const struct in6_addr *saddr,
+			    const struct in6_addr *daddr)
+{
+	if (ipv6_addr_v4mapped(daddr)) {
+		struct flowi4 fl4 = {
+			.daddr = daddr->s6_addr32[3],
+			.saddr = saddr->s6_addr32[3],
+			.flowi4_proto = IPPROTO_UDP,
+		};
+		struct rtable *rt = ip_route_output_key(net, &fl4);
+		bool ok;
+
+		if (IS_ERR(rt))
+			return false;
+		ok = rt->dst.dev == dev;
+		ip_rt_put(rt);
+		return ok;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		struct flowi6 fl6 = {
+			.daddr = *daddr,
+			.saddr = *saddr,
+			.flowi6_proto = IPPROTO_UDP,
+		};
+		struct dst_entry *dst;
+		bool ok;
+
+		dst = ipv6_stub->ipv6_dst_lookup_flow(net, NULL, &fl6, NULL);
+		if (IS_ERR(dst))
+			return false;
+		ok = dst->dev == dev;
+		dst_release(dst);
+		return ok;
+	}
+#endif
+	return false;
+}
+
+/**
+ * mrc_connect_route() - the device and plane to open a connection through
+ * @net: the namespace
+ * @ifindex: an mrc device to use, or 0 for any
+ * @daddr: the address connect() names
+ * @plane: set to the plane whose rail reaches @daddr
+ *
+ * Context: RCU.
+ * Return: the device, or NULL if no rail of a device reaches @daddr.
+ */
+struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
+				  const struct in6_addr *daddr, u8 *plane)
+{
+	int family = mrc_addr_family(daddr);
+	struct mrc_dev *mdev;
+	u32 p;
+
+	list_for_each_entry_rcu(mdev, &mrc_net(net)->devs, list) {
+		if (ifindex && mdev->dev->ifindex != ifindex)
+			continue;
+		if (!(mdev->dev->flags & IFF_UP))
+			continue;
+		for (p = 0; p < MRC_MAX_RAILS; p++) {
+			struct mrc_rail *rail = rcu_dereference(mdev->rails[p]);
+			struct in6_addr saddr;
+
+			if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP ||
+			    !mrc_rail_addr(rail->dev, family, &saddr) ||
+			    !mrc_rail_routes(net, rail->dev, &saddr, daddr))
+				continue;
+			*plane = p;
+			return mdev;
+		}
+	}
+	return NULL;
+}
+
+static void mrc_fill_hdr(struct mrc_wire_hdr *h, u8 type, u32 dst, u32 src)
+{
+	h->version = MRC_WIRE_VERSION;
+	h->type = type;
+	h->flags = 0;
+	h->dst_conn = cpu_to_be32(dst);
+	h->src_conn = cpu_to_be32(src);
+}
+
+/* A REQ or ACCEPT of @ms. Context: conn lock, RCU. */
+static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
+{
+	struct mrc_wire_req *req;
+	struct sk_buff *skb;
+	u32 plane, n = 0;
+
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
+		n += !!ms->lrail[plane].family;
+	skb = mrc_xmit_alloc(ms, MRC_REQ_LEN(n));
+	if (!skb)
+		return NULL;
+	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), type,
+		     type == MRC_PKT_REQ ? 0 : ms->peer_id, ms->id);
+	req = skb_put_zero(skb, sizeof(*req));
+	req->dst_port = ms->peer.smrc_port;
+	req->src_port = ms->local.smrc_port;
+	req->isn = cpu_to_be32(ms->isn);
+	req->rwnd = cpu_to_be32(MRC_WIN_PKTS / 2);
+	req->max_payload = cpu_to_be16(ms->seg_size);
+	req->n_rails = n;
+	req->max_msg_size = cpu_to_be32(READ_ONCE(ms->mdev->max_msg_size));
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
+		struct mrc_wire_rail *wr;
+
+		if (!er->family)
+			continue;
+		wr = skb_put_zero(skb, sizeof(*wr));
+		wr->plane = plane;
+		if (er->family == AF_INET) {
+			wr->family = 4;
+			memcpy(wr->addr, &er->addr.s6_addr32[3], 4);
+		} else {
+			wr->family = 6;
+			memcpy(wr->addr, &er->addr, 16);
+		}
+	}
+	return skb;
+}
+
+/* Take the peer's rails, segment size, credit and isn from a REQ/ACCEPT. */
+static void mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
+{
+	const struct mrc_wire_req *req = &pkt->u.req.req;
+	u32 i;
+
+	memset(ms->prail, 0, sizeof(ms->prail));
+	for (i = 0; i < req->n_rails; i++) {
+		const struct mrc_wire_rail *wr = &pkt->u.req.rails[i];
+		struct mrc_endpoint_rail *er = &ms->prail[wr->plane];
+
+		if (wr->family == 4) {
+			__be32 a;
+
+			memcpy(&a, wr->addr, 4);
+			er->family = AF_INET;
+			ipv6_addr_set_v4mapped(a, &er->addr);
+		} else {
+			er->family = AF_INET6;
+			memcpy(&er->addr, wr->addr, 16);
+		}
+	}
+	ms->peer_id = pkt->src_conn;
+	ms->peer_isn = be32_to_cpu(req->isn);
+	ms->rwnd_psn = ms->isn + min_t(u32, be32_to_cpu(req->rwnd), MRC_WIN_PKTS);
+	ms->seg_size = min_t(u32, ms->seg_size, be16_to_cpu(req->max_payload));
+	ms->peer_max_msg = be32_to_cpu(req->max_msg_size);
+	mrc_rxwin_init(&ms->rxw, ms->peer_isn);
+}
+
+/* Scoreboard ring of the initial size. */
+static int mrc_alloc_txwin(struct mrc_sock *ms, gfp_t gfp)
+{
+	ms->txrec = kcalloc(MRC_TXWIN_MIN, sizeof(*ms->txrec), gfp);
+	ms->txskb = kcalloc(MRC_TXWIN_MIN, sizeof(*ms->txskb), gfp);
+	if (!ms->txrec || !ms->txskb) {
+		kfree(ms->txrec);
+		kfree(ms->txskb);
+		ms->txrec = NULL;
+		ms->txskb = NULL;
+		return -ENOMEM;
+	}
+	mrc_txwin_init(&ms->txw, ms->isn, ms->txrec, MRC_TXWIN_MIN);
+	return 0;
+}
+
+/**
+ * mrc_connect_start() - send the REQ of a connect()
+ * @ms: the socket, bound, with @peer set (lock_sock held)
+ * @mdev: the device (from mrc_connect_route())
+ * @plane: the plane whose rail reaches the peer
+ * @xq: where the REQ is queued
+ *
+ * Context: process context, RCU read-side section.
+ * Return: 0, or -ENOMEM / -ENETUNREACH.
+ */
+int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
+		      struct sk_buff_head *xq)
+{
+	int family = mrc_addr_family(&ms->peer.smrc_addr);
+	struct sk_buff *skb;
+	u32 payload;
+
+	payload = mrc_fill_lrails(ms, mdev, family);
+	if (!ms->lrail[plane].family || payload < 64)
+		return -ENETUNREACH;
+	ms->isn = get_random_u32();
+	if (mrc_alloc_txwin(ms, GFP_ATOMIC))
+		return -ENOMEM;
+	ms->seg_size = payload;
+	ms->req_plane = plane;
+	ms->udp_port = READ_ONCE(mdev->udp_port);
+	mrc_conn_set_dev(ms, mdev);
+
+	spin_lock_bh(&ms->lock);
+	ms->state = MRC_ST_REQ_SENT;
+	ms->last_progress = jiffies;
+	mrc_conn_hash(ms);
+	skb = mrc_build_req(ms, MRC_PKT_REQ);
+	if (skb) {
+		mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
+				     &ms->peer.smrc_addr, ms->udp_port, 0);
+		__skb_queue_tail(xq, skb);
+	}
+	mrc_conn_arm_rto(ms);
+	spin_unlock_bh(&ms->lock);
+	return 0;
+}
+
+/**
+ * mrc_handshake_retransmit() - the REQ or ACCEPT went unanswered
+ * @ms: the connection (conn lock)
+ * @xq: where the packet is queued
+ *
+ * Return: true if a packet was queued.
+ */
+bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	struct sk_buff *skb;
+	u8 plane;
+
+	ms->backoff = min(ms->backoff + 1, 16U);
+	mrc_conn_arm_rto(ms);
+	if (ms->state == MRC_ST_REQ_SENT) {
+		skb = mrc_build_req(ms, MRC_PKT_REQ);
+		plane = ms->req_plane;
+		if (skb)
+			mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
+					     &ms->peer.smrc_addr, ms->udp_port, 0);
+	} else {
+		skb = mrc_build_req(ms, MRC_PKT_ACCEPT);
+		plane = ms->req_plane;
+		if (skb)
+			mrc_xmit_prepare(ms, skb, plane, 0);
+	}
+	if (!skb)
+		return false;
+	__skb_queue_tail(xq, skb);
+	return true;
+}
+
+/**
+ * mrc_send_reset() - tell the peer the connection is over
+ * @ms: the connection (conn lock), with a device and a peer
+ * @reason: enum mrc_reset_reason
+ * @xq: where the RESET is queued
+ */
+void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
+{
+	struct mrc_wire_reset *r;
+	struct sk_buff *skb;
+	int path;
+	u8 plane;
+
+	skb = mrc_xmit_alloc(ms, MRC_RESET_LEN);
+	if (!skb)
+		return;
+	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id, ms->id);
+	r = skb_put(skb, sizeof(*r));
+	r->reason = cpu_to_be32(reason);
+	path = mrc_path_pick(ms, -1);
+	if (path >= 0) {
+		mrc_xmit_prepare(ms, skb, ms->paths[path].plane,
+				 ms->txpaths[path].ev);
+	} else if (ms->prail[ms->req_plane].family) {
+		plane = ms->req_plane;
+		mrc_xmit_prepare(ms, skb, plane, 0);
+	} else {
+		plane = ms->req_plane;
+		mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
+				     &ms->peer.smrc_addr, ms->udp_port, 0);
+	}
+	__skb_queue_tail(xq, skb);
+}
+
+/**
+ * mrc_reset_reply() - answer a packet that has no connection with a RESET
+ * @mdev: the device it arrived on
+ * @rail: the rail it arrived on
+ * @pkt: the packet
+ * @saddr: its source
+ * @reason: enum mrc_reset_reason
+ *
+ * At most one small packet per packet received.  Context: softirq, RCU.
+ */
+void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
+		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
+		     u32 reason)
+{
+	struct in6_addr laddr;
+	struct mrc_wire_reset *r;
+	struct sk_buff *skb;
+
+	if (!mrc_rail_addr(rail->dev, mrc_addr_family(saddr), &laddr))
+		return;
+	skb = mrc_xmit_alloc(NULL, MRC_RESET_LEN);
+	if (!skb)
+		return;
+	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, pkt->src_conn,
+		     pkt->dst_conn);
+	r = skb_put(skb, sizeof(*r));
+	r->reason = cpu_to_be32(reason);
+	mrc_xmit_reply(mdev, skb, rail->plane, &laddr, saddr, 0);
+}
+
+/* A duplicate REQ (our ACCEPT got lost): the existing child, referenced. */
+static struct mrc_sock *mrc_find_half_open(struct mrc_sock *lis,
+					   const struct mrc_pkt *pkt,
+					   const struct in6_addr *saddr)
+{
+	struct mrc_sock *child, *found = NULL;
+
+	spin_lock(&lis->accept_lock);
+	list_for_each_entry(child, &lis->half_open_list, accept_node) {
+		if (child->peer_id == pkt->src_conn &&
+		    ipv6_addr_equal(&child->peer.smrc_addr, saddr)) {
+			sock_hold(&child->sk);
+			found = child;
+			break;
+		}
+	}
+	spin_unlock(&lis->accept_lock);
+	return found;
+}
+
+/**
+ * mrc_handshake_rcv() - a REQ arrived
+ * @mdev: the device
+ * @rail: the rail it came in on
+ * @skb: the packet (consumed)
+ * @pkt: its parsed header
+ * @saddr: its source address
+ * @daddr: its destination address (ours)
+ *
+ * Context: softirq, RCU.
+ */
+void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
+		       struct sk_buff *skb, struct mrc_pkt *pkt,
+		       const struct in6_addr *saddr,
+		       const struct in6_addr *daddr)
+{
+	u16 port = be16_to_cpu(pkt->u.req.req.dst_port);
+	struct mrc_sock *lis, *child;
+	struct sk_buff_head xq;
+	struct sk_buff *accept;
+	u32 payload;
+
+	consume_skb(skb);
+	lis = mrc_listener_lookup(dev_net(mdev->dev), mdev, port, daddr);
+	if (!lis) {
+		mrc_count_drop(mdev, rail, MRC_DROP_NO_LISTENER);
+		mrc_reset_reply(mdev, rail, pkt, saddr, MRC_RESET_NO_LISTENER);
+		return;
+	}
+	__skb_queue_head_init(&xq);
+
+	child = mrc_find_half_open(lis, pkt, saddr);
+	if (child) {
+		spin_lock(&child->lock);
+		if (child->state == MRC_ST_REQ_RCVD)
+			mrc_handshake_retransmit(child, &xq);
+		spin_unlock(&child->lock);
+		mrc_xmit_list(dev_net(mdev->dev), &xq);
+		sock_put(&child->sk);
+		goto out;
+	}
+
+	if (atomic_read(&mdev->half_open) >= MRC_HALF_OPEN_MAX ||
+	    mrc_listener_full(lis)) {
+		mrc_count_drop(mdev, rail, MRC_DROP_BACKLOG);
+		goto out;
+	}
+	child = mrc_child_alloc(lis);
+	if (!child) {
+		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		goto out;
+	}
+	child->peer.smrc_family = mrc_params.family;
+	child->peer.smrc_port = pkt->u.req.req.src_port;
+	child->peer.smrc_addr = *saddr;
+	child->local.smrc_family = mrc_params.family;
+	child->local.smrc_port = htons(port);
+	child->local.smrc_ifindex = mdev->dev->ifindex;
+	child->local.smrc_addr = *daddr;
+	child->bound = true;
+	child->isn = get_random_u32();
+	child->req_plane = rail->plane;
+	child->udp_port = READ_ONCE(mdev->udp_port);
+	payload = mrc_fill_lrails(child, mdev, mrc_addr_family(saddr));
+	child->seg_size = payload;
+	mrc_take_peer(child, pkt);
+	if (payload < 64 || !child->lrail[rail->plane].family ||
+	    !child->prail[rail->plane].family ||
+	    mrc_alloc_txwin(child, GFP_ATOMIC) ||
+	    mrc_path_setup(child, GFP_ATOMIC)) {
+		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		mrc_child_drop(lis, child);
+		goto out;
+	}
+	mrc_conn_set_dev(child, mdev);
+	atomic_inc(&mdev->half_open);
+
+	spin_lock(&child->lock);
+	child->state = MRC_ST_REQ_RCVD;
+	child->last_progress = jiffies;
+	mrc_conn_hash(child);
+	mrc_listener_add_half_open(lis, child);
+	accept = mrc_build_req(child, MRC_PKT_ACCEPT);
+	if (accept) {
+		mrc_xmit_prepare(child, accept, rail->plane, 0);
+		__skb_queue_tail(&xq, accept);
+	}
+	mrc_conn_arm_rto(child);
+	spin_unlock(&child->lock);
+	mrc_xmit_list(dev_net(mdev->dev), &xq);
+	sock_put(&child->sk);	/* the table and the listener hold it now */
+out:
+	sock_put(&lis->sk);
+}
+
+/**
+ * mrc_handshake_accept() - the ACCEPT of our REQ arrived
+ * @ms: the connection (conn lock)
+ * @rail: the rail it came in on
+ * @pkt: the packet
+ * @xq: where the ACK completing the handshake is queued
+ */
+void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail,
+			  struct mrc_pkt *pkt, struct sk_buff_head *xq)
+{
+	if (ms->state == MRC_ST_ESTABLISHED && pkt->src_conn == ms->peer_id) {
+		/* Our completing ACK was lost: send another. */
+		ms->ack_trig_plane = rail->plane;
+		mrc_input_send_ack(ms, xq);
+		return;
+	}
+	if (ms->state != MRC_ST_REQ_SENT) {
+		mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+		return;
+	}
+	mrc_take_peer(ms, pkt);
+	if (mrc_path_setup(ms, GFP_ATOMIC)) {
+		mrc_conn_abort(ms, ENOMEM, true, xq);
+		return;
+	}
+	ms->state = MRC_ST_ESTABLISHED;
+	ms->backoff = 0;
+	ms->last_progress = jiffies;
+	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	ms->ack_trig_plane = rail->plane;
+	mrc_input_send_ack(ms, xq);
+	ms->sk.sk_state_change(&ms->sk);
+	mrc_output_push(ms, xq);
+}

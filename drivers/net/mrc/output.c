@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * output.c - from sendmsg() to packets on the wire.
+ *
+ * sendmsg() cuts a message into segments of the connection's segment size
+ * (the payload every rail of both ends can carry), copies the user's data
+ * into page fragments and queues all segments at once (a message is
+ * atomic).  The queue is charged to the socket (sk_wmem_alloc); a writer
+ * waits while it is over SO_SNDBUF, so a connection holds at most
+ * SO_SNDBUF + one message of unacknowledged data.
+ *
+ * mrc_output_push() then sends what the receiver's credit (rwnd_psn), the
+ * scoreboard ring and the in-flight cap (MRC_MAX_INFLIGHT, where the
+ * congestion control will plug in) allow: first retransmissions of lost
+ * PSNs, each on a path of another plane when there is one, then new
+ * segments, each getting the next PSN and the next path.  The original
+ * segment stays in the ring until acknowledged; a clone with the headers
+ * pushed in front goes to the wire.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include "core/psn.h"
+#include "sock.h"
+
+/**
+ * mrc_output_queue_msg() - queue a message from the user
+ * @ms: the connection (lock_sock held; not the conn lock)
+ * @msg: the user's message
+ * @len: its length, 1..max
+ *
+ * Context: process context.
+ * Return: 0, -EFAULT, -ENOMEM, or the connection's error.
+ */
+int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
+{
+	struct sk_buff_head segs;
+	struct sk_buff_head xq;
+	struct sk_buff *skb;
+	u32 seg = READ_ONCE(ms->seg_size), off;
+	int err = 0;
+
+	__skb_queue_head_init(&segs);
+	for (off = 0; off < len; off += seg) {
+		u32 n = min_t(u32, seg, len - off);
+
+		skb = alloc_skb_with_frags(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, n,
+					   PAGE_ALLOC_COSTLY_ORDER, &err,
+					   ms->sk.sk_allocation);
+		if (!skb)
+			goto fail;
+		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+		skb->data_len = n;
+		skb->len = n;
+		err = skb_copy_datagram_from_iter(skb, 0, &msg->msg_iter, n);
+		if (err) {
+			kfree_skb(skb);
+			goto fail;
+		}
+		MRC_SKB_CB(skb)->offset = off;
+		MRC_SKB_CB(skb)->len = n;
+		MRC_SKB_CB(skb)->msg_len = len;
+		MRC_SKB_CB(skb)->close = false;
+		skb_set_owner_w(skb, &ms->sk);
+		__skb_queue_tail(&segs, skb);
+	}
+
+	__skb_queue_head_init(&xq);
+	rcu_read_lock();
+	spin_lock_bh(&ms->lock);
+	if (ms->state != MRC_ST_ESTABLISHED || ms->close_queued) {
+		err = ms->sk.sk_err ? -ms->sk.sk_err : -EPIPE;
+		spin_unlock_bh(&ms->lock);
+		rcu_read_unlock();
+		__skb_queue_purge(&segs);
+		return err;
+	}
+	skb_queue_walk(&segs, skb)
+		MRC_SKB_CB(skb)->msg_id = ms->snd_msg_id;
+	ms->snd_msg_id++;
+	ms->stats.tx_msgs++;
+	ms->stats.tx_bytes += len;
+	skb_queue_splice_tail_init(&segs, &ms->send_queue);
+	mrc_output_push(ms, &xq);
+	spin_unlock_bh(&ms->lock);
+	mrc_xmit_list(sock_net(&ms->sk), &xq);
+	rcu_read_unlock();
+	return 0;
+
+fail:
+	__skb_queue_purge(&segs);
+	return err ?: -ENOMEM;
+}
+
+/**
+ * mrc_output_queue_close() - no more messages: queue our CLOSE
+ * @ms: the connection (conn lock)
+ *
+ * The CLOSE is a reliable packet after the last segment; it says how many
+ * messages we sent.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_output_queue_close(struct mrc_sock *ms)
+{
+	struct sk_buff *skb;
+
+	if (ms->close_queued)
+		return 0;
+	skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+	memset(MRC_SKB_CB(skb), 0, sizeof(struct mrc_skb_cb));
+	MRC_SKB_CB(skb)->msg_id = ms->snd_msg_id;
+	MRC_SKB_CB(skb)->close = true;
+	skb_set_owner_w(skb, &ms->sk);
+	__skb_queue_tail(&ms->send_queue, skb);
+	ms->close_queued = true;
+	return 0;
+}
+
+/* A clone of @skb with the DATA/CLOSE headers of this transmission. */
+static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
+					struct sk_buff *skb, u32 psn,
+					u8 tx_count, u16 ev)
+{
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+	struct mrc_wire_data *d;
+	struct mrc_wire_hdr *h;
+	struct sk_buff *c;
+
+	c = skb_clone(skb, GFP_ATOMIC);
+	if (!c)
+		return NULL;
+	if (skb_cow_head(c, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN)) {
+		kfree_skb(c);
+		return NULL;
+	}
+	h = skb_push(c, MRC_DATA_HDR_LEN);
+	h->version = MRC_WIRE_VERSION;
+	h->type = cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA;
+	h->flags = cpu_to_be16(cb->close || cb->offset + cb->len == cb->msg_len ?
+			       MRC_F_DATA_ACK_NOW : 0);
+	h->dst_conn = cpu_to_be32(ms->peer_id);
+	h->src_conn = cpu_to_be32(ms->id);
+	d = (struct mrc_wire_data *)(h + 1);
+	d->psn = cpu_to_be32(psn);
+	d->msg_id = cpu_to_be32(cb->msg_id);
+	d->msg_len = cpu_to_be32(cb->msg_len);
+	d->offset = cpu_to_be32(cb->offset);
+	d->ev = cpu_to_be16(ev);
+	d->tx_count = tx_count;
+	d->reserved = 0;
+	d->reserved2 = 0;
+	return c;
+}
+
+/* Transmit PSN @psn (its segment is in the ring) on path @path. */
+static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
+			    struct sk_buff_head *xq)
+{
+	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
+	u32 len = MRC_SKB_CB(skb)->len;
+	struct sk_buff *c;
+	int tx;
+
+	tx = mrc_txwin_sent(&ms->txw, ms->txpaths, psn, path, len, mrc_now_us());
+	if (tx < 0)
+		return false;
+	ms->paths[path].pkts++;
+	ms->paths[path].bytes += len;
+	ms->stats.tx_pkts++;
+	if (tx > 0) {
+		ms->stats.retrans++;
+		ms->paths[path].retrans++;
+	}
+	/*
+	 * Without a clone the transmission is simply lost: the scoreboard
+	 * and the timer will send it again.
+	 */
+	c = mrc_output_clone(ms, skb, psn, tx, ms->txpaths[path].ev);
+	if (c) {
+		mrc_xmit_prepare(ms, c, ms->paths[path].plane,
+				 ms->txpaths[path].ev);
+		__skb_queue_tail(xq, c);
+	}
+	return true;
+}
+
+/**
+ * mrc_output_push() - send what credit and windows allow
+ * @ms: the connection (conn lock)
+ * @xq: where packets are queued
+ */
+void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	struct mrc_txwin *w = &ms->txw;
+	struct sk_buff *skb;
+	u32 psn = w->una;
+	int path;
+
+	if (ms->state != MRC_ST_ESTABLISHED)
+		return;
+
+	/* Retransmissions first, each away from the plane it was lost on. */
+	while (w->lost && w->in_flight < MRC_MAX_INFLIGHT &&
+	       mrc_txwin_next_lost(w, psn, &psn)) {
+		const struct mrc_txrec *r = &w->rec[psn & (w->size - 1)];
+
+		path = mrc_path_pick(ms, ms->paths[r->path].plane);
+		if (path < 0 || !mrc_output_send(ms, psn, path, xq))
+			break;
+		psn++;
+	}
+
+	/* New segments, within the peer's credit. */
+	while (!skb_queue_empty(&ms->send_queue) &&
+	       w->in_flight < MRC_MAX_INFLIGHT && mrc_txwin_room(w) &&
+	       mrc_psn_before(w->nxt, ms->rwnd_psn)) {
+		path = mrc_path_pick(ms, -1);
+		if (path < 0)
+			break;
+		psn = w->nxt;
+		skb = __skb_dequeue(&ms->send_queue);
+		ms->txskb[psn & (w->size - 1)] = skb;
+		if (MRC_SKB_CB(skb)->close)
+			ms->close_psn = psn;
+		if (!mrc_output_send(ms, psn, path, xq)) {
+			/* Cannot happen: room and nxt were checked. */
+			ms->txskb[psn & (w->size - 1)] = NULL;
+			__skb_queue_head(&ms->send_queue, skb);
+			break;
+		}
+	}
+
+	if ((w->in_flight || w->lost) && !timer_pending(&ms->rto_timer))
+		mrc_conn_arm_rto(ms);
+}
+
+/**
+ * mrc_output_acked() - scoreboard callback: @psn was delivered
+ * @ctx: the connection (conn lock)
+ * @psn: the PSN
+ */
+void mrc_output_acked(void *ctx, u32 psn)
+{
+	struct mrc_sock *ms = ctx;
+	u32 idx = psn & (ms->txw.size - 1);
+	struct sk_buff *skb = ms->txskb[idx];
+
+	if (!skb)
+		return;
+	if (MRC_SKB_CB(skb)->close && psn == ms->close_psn)
+		ms->close_acked = true;
+	ms->txskb[idx] = NULL;
+	consume_skb(skb);	/* uncharges the socket, wakes writers */
+}
+
+/**
+ * mrc_output_lost() - scoreboard callback: @psn was declared lost
+ * @ctx: the connection
+ * @psn: the PSN
+ *
+ * Nothing to do here: mrc_output_push() sends lost PSNs again.
+ */
+void mrc_output_lost(void *ctx, u32 psn)
+{
+}
+
+/**
+ * mrc_output_purge() - drop every queued and unacknowledged segment
+ * @ms: the connection (conn lock, or unreachable)
+ */
+void mrc_output_purge(struct mrc_sock *ms)
+{
+	u32 i;
+
+	__skb_queue_purge(&ms->send_queue);
+	if (!ms->txskb)
+		return;
+	for (i = 0; i < ms->txw.size; i++) {
+		kfree_skb(ms->txskb[i]);
+		ms->txskb[i] = NULL;
+	}
+}
+
+/**
+ * mrc_output_grow() - give the scoreboard a bigger ring if it fills up
+ * @ms: the connection (lock_sock held; not the conn lock)
+ *
+ * Context: process context (sendmsg).
+ */
+void mrc_output_grow(struct mrc_sock *ms)
+{
+	struct mrc_txrec *rec, *old_rec;
+	struct sk_buff **skbs, **old_skbs;
+	u32 size = READ_ONCE(ms->txw.size) * 2, i;
+
+	if (size > MRC_WIN_PKTS || !ms->txskb)
+		return;
+	rec = kvcalloc(size, sizeof(*rec), GFP_KERNEL);
+	skbs = kvcalloc(size, sizeof(*skbs), GFP_KERNEL);
+	if (!rec || !skbs)
+		goto out;
+
+	spin_lock_bh(&ms->lock);
+	if (ms->txw.size * 2 != size || !ms->txskb) {
+		spin_unlock_bh(&ms->lock);
+		goto out;
+	}
+	old_skbs = ms->txskb;
+	for (i = 0; i < ms->txw.size; i++) {
+		u32 psn = ms->txw.una + i;
+
+		if (mrc_psn_before(psn, ms->txw.nxt))
+			skbs[psn & (size - 1)] = old_skbs[psn & (ms->txw.size - 1)];
+	}
+	old_rec = mrc_txwin_resize(&ms->txw, rec, size);
+	ms->txrec = rec;
+	ms->txskb = skbs;
+	rec = old_rec;
+	skbs = old_skbs;
+	spin_unlock_bh(&ms->lock);
+out:
+	kvfree(rec);
+	kvfree(skbs);
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrcat - send and receive messages over AF_MRC, verifying every byte.
+ *
+ *   mrcat -l -p PORT [-b ADDR] [-k N] [options]       receive (listen)
+ *   mrcat -c ADDR -p PORT [options]                   send (connect)
+ *
+ * Both sides derive message sizes and contents from the same seed, so the
+ * receiver checks each message's length and every byte without anything
+ * else on the wire.  The last line printed is a summary:
+ *   role=... msgs=N bytes=N hash=HEX errors=N elapsed_ms=N mbit=N
+ *
+ * Options:
+ *   -m COUNT      messages to send/expect (default 100)
+ *   -s SIZE       message size, or MIN-MAX for seeded random sizes
+ *   -S SEED       seed (default 1)
+ *   -t SECONDS    give up after this long (exit 3)
+ *   -d USEC       receiver: sleep this long after each message (slow reader)
+ *   -B BYTES      SO_SNDBUF and SO_RCVBUF
+ *   -i IFINDEX    bind to this mrc device
+ *   -k N          receiver: accept N connections one after another
+ *   -q            no per-connection lines, summary only
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/mrc.h>
+
+static int family;
+static unsigned int min_size = 1000, max_size = 1000;
+static unsigned long long count = 100, seed = 1;
+static unsigned int slow_us, bufsize, ifindex, accepts = 1;
+static int quiet;
+
+static unsigned long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+static unsigned long long mix(unsigned long long x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static unsigned int msg_size(unsigned long long i)
+{
+	if (min_size == max_size)
+		return min_size;
+	return min_size + mix(seed * 7919 + i) % (max_size - min_size + 1);
+}
+
+static void msg_fill(unsigned char *buf, unsigned int len, unsigned long long i)
+{
+	unsigned long long s = mix(seed ^ (i * 0x9e3779b97f4a7c15ULL));
+	unsigned int j;
+
+	for (j = 0; j < len; j += 8) {
+		unsigned long long v = mix(s + j);
+
+		memcpy(buf + j, &v, len - j < 8 ? len - j : 8);
+	}
+}
+
+static unsigned long long fnv(unsigned long long h, const unsigned char *p,
+			      size_t n)
+{
+	while (n--)
+		h = (h ^ *p++) * 0x100000001b3ULL;
+	return h;
+}
+
+static int read_family(void)
+{
+	FILE *f = fopen(MRC_FAMILY_SYSFS, "r");
+	int fam = -1;
+
+	if (!f || fscanf(f, "%d", &fam) != 1) {
+		fprintf(stderr, "mrcat: cannot read %s: is mrc loaded?\n", MRC_FAMILY_SYSFS);
+		exit(2);
+	}
+	fclose(f);
+	return fam;
+}
+
+static void parse_addr(const char *s, struct sockaddr_mrc *a)
+{
+	struct in_addr v4;
+
+	if (inet_pton(AF_INET6, s, &a->smrc_addr) == 1)
+		return;
+	if (inet_pton(AF_INET, s, &v4) == 1) {
+		memset(&a->smrc_addr, 0, sizeof(a->smrc_addr));
+		a->smrc_addr.s6_addr[10] = 0xff;
+		a->smrc_addr.s6_addr[11] = 0xff;
+		memcpy(&a->smrc_addr.s6_addr[12], &v4, 4);
+		return;
+	}
+	fprintf(stderr, "mrcat: bad address %s\n", s);
+	exit(2);
+}
+
+static void setbufs(int fd)
+{
+	if (!bufsize)
+		return;
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bufsize, sizeof(bufsize));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
+}
+
+static void summary(const char *role, unsigned long long msgs,
+		    unsigned long long bytes, unsigned long long hash,
+		    unsigned long long errors, unsigned long long ms)
+{
+	printf("role=%s msgs=%llu bytes=%llu hash=%016llx", role, msgs, bytes, hash);
+	printf(" errors=%llu elapsed_ms=%llu mbit=%llu\n", errors, ms,
+	       ms ? bytes * 8 / 1000 / ms : 0);
+	fflush(stdout);
+}
+
+static void print_info(int fd, const char *who)
+{
+	struct mrc_info info;
+	socklen_t len = sizeof(info);
+
+	if (quiet || getsockopt(fd, SOL_MRC, MRC_INFO, &info, &len))
+		return;
+	fprintf(stderr, "mrcat: %s: planes=%u paths=%u seg=%u srtt_us=%u", who,
+		info.planes, info.paths, info.seg_size, info.srtt_us);
+	fprintf(stderr, " tx_pkts=%llu retrans=%llu rto=%llu",
+		(unsigned long long)info.tx_pkts, (unsigned long long)info.retrans,
+		(unsigned long long)info.rto);
+	fprintf(stderr, " rx_pkts=%llu dups=%llu\n",
+		(unsigned long long)info.rx_pkts, (unsigned long long)info.rx_dups);
+}
+
+static int do_send(struct sockaddr_mrc *peer)
+{
+	unsigned long long i, bytes = 0, hash = 0xcbf29ce484222325ULL, start;
+	unsigned char *buf = malloc(max_size);
+	int fd = socket(family, SOCK_SEQPACKET, 0);
+
+	if (fd < 0 || !buf) {
+		perror("mrcat: socket");
+		return 1;
+	}
+	setbufs(fd);
+	start = now_ms();
+	if (connect(fd, (struct sockaddr *)peer, sizeof(*peer))) {
+		fprintf(stderr, "mrcat: connect: %s\n", strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < count; i++) {
+		unsigned int len = msg_size(i);
+		ssize_t n;
+
+		msg_fill(buf, len, i);
+		n = send(fd, buf, len, MSG_NOSIGNAL);
+		if (n != (ssize_t)len) {
+			fprintf(stderr, "mrcat: send %llu: %s\n", i,
+				n < 0 ? strerror(errno) : "short");
+			print_info(fd, "sender");
+			summary("send", i, bytes, hash, 1, now_ms() - start);
+			return 1;
+		}
+		bytes += len;
+		hash = fnv(hash, buf, len);
+	}
+	/* Orderly end: our CLOSE, then wait for the receiver's. */
+	shutdown(fd, SHUT_WR);
+	if (recv(fd, buf, max_size, 0) < 0)
+		fprintf(stderr, "mrcat: waiting for the end: %s\n", strerror(errno));
+	print_info(fd, "sender");
+	close(fd);
+	summary("send", count, bytes, hash, 0, now_ms() - start);
+	free(buf);
+	return 0;
+}
+
+static int do_recv_one(int fd, unsigned long long *msgs, unsigned long long *bytes,
+		       unsigned long long *hash, unsigned long long *errors)
+{
+	unsigned char *buf = malloc(max_size + 1), *want = malloc(max_size);
+	unsigned long long i = 0;
+	int rc = 0;
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, max_size + 1, 0);
+		unsigned int len;
+
+		if (n == 0)
+			break;
+		if (n < 0) {
+			fprintf(stderr, "mrcat: recv %llu: %s\n", i, strerror(errno));
+			rc = 1;
+			(*errors)++;
+			break;
+		}
+		len = msg_size(i);
+		msg_fill(want, len, i);
+		if ((size_t)n != len || memcmp(buf, want, len)) {
+			if (*errors < 5)
+				fprintf(stderr, "mrcat: message %llu: %zd bytes, %s\n", i, n,
+					(size_t)n != len ? "wrong length" : "wrong content");
+			(*errors)++;
+		}
+		*hash = fnv(*hash, buf, n);
+		*bytes += n;
+		(*msgs)++;
+		i++;
+		if (slow_us)
+			usleep(slow_us);
+	}
+	if (i != count) {
+		fprintf(stderr, "mrcat: got %llu messages, expected %llu\n", i, count);
+		(*errors)++;
+	}
+	print_info(fd, "receiver");
+	free(buf);
+	free(want);
+	return rc;
+}
+
+static int do_listen(struct sockaddr_mrc *local)
+{
+	unsigned long long msgs = 0, bytes = 0, errors = 0, start = 0;
+	unsigned long long hash = 0xcbf29ce484222325ULL;
+	int fd = socket(family, SOCK_SEQPACKET, 0), one = 1;
+	unsigned int k;
+
+	if (fd < 0) {
+		perror("mrcat: socket");
+		return 1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setbufs(fd);
+	if (bind(fd, (struct sockaddr *)local, sizeof(*local)) || listen(fd, 16)) {
+		fprintf(stderr, "mrcat: bind/listen: %s\n", strerror(errno));
+		return 1;
+	}
+	if (!quiet)
+		fprintf(stderr, "mrcat: listening on port %u\n", ntohs(local->smrc_port));
+	for (k = 0; k < accepts; k++) {
+		int c = accept(fd, NULL, NULL);
+
+		if (c < 0) {
+			fprintf(stderr, "mrcat: accept: %s\n", strerror(errno));
+			return 1;
+		}
+		if (!start)
+			start = now_ms();
+		do_recv_one(c, &msgs, &bytes, &hash, &errors);
+		close(c);
+	}
+	summary("recv", msgs, bytes, hash, errors, now_ms() - start);
+	close(fd);
+	return errors ? 1 : 0;
+}
+
+static void timeout(int sig)
+{
+	(void)sig;
+	fprintf(stderr, "mrcat: timed out\n");
+	_exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_mrc a;
+	const char *connect_to = NULL, *bind_to = NULL;
+	int listen_mode = 0, port = 0, opt;
+	char *dash;
+
+	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:B:i:k:q")) != -1) {
+		switch (opt) {
+		case 'l':
+			listen_mode = 1;
+			break;
+		case 'c':
+			connect_to = optarg;
+			break;
+		case 'b':
+			bind_to = optarg;
+			break;
+		case 'p':
+			port = atoi(optarg);
+			break;
+		case 'm':
+			count = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			min_size = strtoul(optarg, &dash, 0);
+			max_size = min_size;
+			if (*dash == '-')
+				max_size = strtoul(dash + 1, NULL, 0);
+			break;
+		case 'S':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 't':
+			signal(SIGALRM, timeout);
+			alarm(atoi(optarg));
+			break;
+		case 'd':
+			slow_us = strtoul(optarg, NULL, 0);
+			break;
+		case 'B':
+			bufsize = strtoul(optarg, NULL, 0);
+			break;
+		case 'i':
+			ifindex = strtoul(optarg, NULL, 0);
+			break;
+		case 'k':
+			accepts = strtoul(optarg, NULL, 0);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			fprintf(stderr, "usage: mrcat -l|-c ADDR -p PORT [-m N] [-s SIZE]\n");
+			return 2;
+		}
+	}
+	if ((!listen_mode && !connect_to) || !port || !min_size || max_size < min_size) {
+		fprintf(stderr, "mrcat: need -l or -c ADDR, -p PORT, sizes >= 1\n");
+		return 2;
+	}
+	family = read_family();
+	memset(&a, 0, sizeof(a));
+	a.smrc_family = family;
+	a.smrc_port = htons(port);
+	a.smrc_ifindex = ifindex;
+	if (listen_mode) {
+		if (bind_to)
+			parse_addr(bind_to, &a);
+		return do_listen(&a);
+	}
+	parse_addr(connect_to, &a);
+	return do_send(&a);
+}
