@@ -107,6 +107,8 @@ static u64 run_random(struct __test_metadata *_metadata, u32 isn, int steps,
 			off = m.cum + MRC_WIN_PKTS - 1 + unit_rand32() % 3;
 		else if (r < 6)
 			off = lo + unit_rand32() % 64;
+		else if (r < 12)
+			off = m.cum;	/* fill the first hole: cum moves on */
 		else if (r < 50)
 			off = m.cum + unit_rand32() % (spread / 8 + 1);
 		else

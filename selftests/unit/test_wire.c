@@ -207,7 +207,8 @@ static bool oracle_valid(const u8 *b, size_t len)
 	flags = r16(b + 2);
 	dst = r32(b + 4);
 	src = r32(b + 8);
-	if (!src || (b[1] == MRC_PKT_REQ) != !dst)
+	/* Only a REQ has no dst_conn, and it must have none. */
+	if (!src || (b[1] == MRC_PKT_REQ ? dst != 0 : dst == 0))
 		return false;
 	switch (b[1]) {
 	case MRC_PKT_DATA:

@@ -51,6 +51,28 @@ bad:
 		    max);
 }
 
+__u32 arg_hex_u32(const char *obj, const char *what, const char *s, __u32 min,
+		  __u32 max)
+{
+	unsigned long long val;
+	const char *p = s;
+	char *end;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	/* strtoull() would accept blanks, signs, "" and a second "0x" */
+	if (!*p || strspn(p, "0123456789abcdefABCDEF") != strlen(p))
+		goto bad;
+	errno = 0;
+	val = strtoull(p, &end, 16);
+	if (errno || *end || val < min || val > max)
+		goto bad;
+	return val;
+bad:
+	usage_error(obj, "invalid %s \"%s\", expected %x..%x (hexadecimal)",
+		    what, s, min, max);
+}
+
 __u32 arg_admin_state(const char *obj, const char *s)
 {
 	if (arg_is(s, "up"))

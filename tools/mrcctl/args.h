@@ -32,6 +32,12 @@ const char *arg_value(const char *obj, int argc, char **argv);
 /* a decimal number in min..max, or a usage error naming what */
 __u32 arg_u32(const char *obj, const char *what, const char *s, __u32 min,
 	      __u32 max);
+/*
+ * A hexadecimal number in min..max, with or without "0x", or a usage
+ * error naming what
+ */
+__u32 arg_hex_u32(const char *obj, const char *what, const char *s, __u32 min,
+		  __u32 max);
 /* "up" or "down" as an MRC_ADMIN_STATE_*, or a usage error */
 __u32 arg_admin_state(const char *obj, const char *s);
 /*

@@ -110,6 +110,13 @@ void json_u64(struct json_writer *jw, __u64 val)
 	json_done(jw);
 }
 
+void json_bool(struct json_writer *jw, bool val)
+{
+	json_sep(jw);
+	fputs(val ? "true" : "false", jw->out);
+	json_done(jw);
+}
+
 /* length of the valid UTF-8 sequence at s, 0 if there is none */
 static size_t utf8_len(const unsigned char *s)
 {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Minimal streaming JSON writer: objects, arrays, strings, unsigned
- * integers.  Compact ({"a":1,"b":[]}) or pretty (4-space indent).  A
- * newline follows every complete top-level value.
+ * integers, booleans.  Compact ({"a":1,"b":[]}) or pretty (4-space
+ * indent).  A newline follows every complete top-level value.
  */
 #ifndef MRCCTL_JSON_H
 #define MRCCTL_JSON_H
@@ -31,6 +31,7 @@ void json_arr_close(struct json_writer *jw);
 void json_key(struct json_writer *jw, const char *key);
 void json_str(struct json_writer *jw, const char *s);
 void json_u64(struct json_writer *jw, __u64 val);
+void json_bool(struct json_writer *jw, bool val);
 /* writes s as a JSON string literal, quotes included */
 void json_write_string(FILE *out, const char *s);
 

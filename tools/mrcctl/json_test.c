@@ -60,6 +60,10 @@ static char *document(bool pretty)
 	json_key(&jw, "stats");
 	json_obj_open(&jw);
 	json_obj_close(&jw);
+	json_key(&jw, "orphan");
+	json_bool(&jw, true);
+	json_key(&jw, "up");
+	json_bool(&jw, false);
 	json_obj_close(&jw);
 	json_arr_close(&jw);
 	json_obj_open(&jw);
@@ -86,7 +90,7 @@ int main(void)
 	check("beyond U+10FFFF", escape("\xf4\x90\x80\x80"),
 	      "\"\\u00f4\\u0090\\u0080\\u0080\"");
 	check("compact document", document(false),
-	      "[{\"ifname\":\"mrc0\",\"ifindex\":18446744073709551615,\"rails\":[],\"ipv4\":[\"10.1.0.1\",\"10.1.0.2\"],\"stats\":{}}]\n{}\n");
+	      "[{\"ifname\":\"mrc0\",\"ifindex\":18446744073709551615,\"rails\":[],\"ipv4\":[\"10.1.0.1\",\"10.1.0.2\"],\"stats\":{},\"orphan\":true,\"up\":false}]\n{}\n");
 	check("pretty document", document(true),
 	      "[\n"
 	      "    {\n"
@@ -97,7 +101,9 @@ int main(void)
 	      "            \"10.1.0.1\",\n"
 	      "            \"10.1.0.2\"\n"
 	      "        ],\n"
-	      "        \"stats\": {}\n"
+	      "        \"stats\": {},\n"
+	      "        \"orphan\": true,\n"
+	      "        \"up\": false\n"
 	      "    }\n"
 	      "]\n"
 	      "{}\n");

@@ -31,11 +31,11 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrcctl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
 	      "       mrcctl help [OBJECT]\n"
-	      "where  OBJECT := { dev | rail | monitor }\n"
+	      "where  OBJECT := { dev | rail | conn | monitor }\n"
 	      "       OPTIONS :=\n"
 	      "         -j, --json        JSON output\n"
 	      "         -p, --pretty      indented JSON output (with -j)\n"
-	      "         -s, --stats       show counters\n"
+	      "         -s, --stats       show counters of devices and rails\n"
 	      "         -n, --netns NAME  run in network namespace NAME (" NETNS_RUN_DIR "/NAME)\n"
 	      "         -V, --version     print the version and exit\n"
 	      "         -h, --help        print this help and exit\n"
@@ -80,6 +80,8 @@ static int do_help(int argc, char **argv)
 		dev_usage(stdout);
 	else if (arg_is(argv[0], "rail"))
 		rail_usage(stdout);
+	else if (arg_is(argv[0], "conn"))
+		conn_usage(stdout);
 	else if (arg_is(argv[0], "monitor"))
 		monitor_usage(stdout);
 	else
@@ -151,6 +153,8 @@ int main(int argc, char **argv)
 		return do_dev(argc, argv);
 	if (arg_is(obj, "rail"))
 		return do_rail(argc, argv);
+	if (arg_is(obj, "conn"))
+		return do_conn(argc, argv);
 	if (arg_is(obj, "monitor"))
 		return do_monitor(argc, argv);
 	if (arg_is(obj, "help"))

@@ -23,10 +23,12 @@ extern struct mrcctl_opts opts;
 /* OBJECT COMMAND [ARGS]: argv starts at COMMAND; return the exit status */
 int do_dev(int argc, char **argv);
 int do_rail(int argc, char **argv);
+int do_conn(int argc, char **argv);
 int do_monitor(int argc, char **argv);
 
 void dev_usage(FILE *f);
 void rail_usage(FILE *f);
+void conn_usage(FILE *f);
 void monitor_usage(FILE *f);
 
 /*
@@ -35,6 +37,8 @@ void monitor_usage(FILE *f);
  */
 void dev_print(const struct nlmsghdr *nlh, const char *event);
 void rail_print(const struct nlmsghdr *nlh, const char *event);
+/* a connection (reply of conn-get) */
+void conn_print(const struct nlmsghdr *nlh);
 /* the summary of a rail (MRC_A_DEV_RAIL nest) in a device */
 void rail_print_brief(const struct nlattr *nest);
 /* a stats nest (MRC_A_DEV_STATS, MRC_A_RAIL_STATS) */

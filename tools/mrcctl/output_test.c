@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of the output of devices and rails: synthetic replies and
- * notifications of the mrc family, printed as text and JSON and compared
- * with the expected lines.  "make test".
+ * Unit test of the output of devices, rails and connections: synthetic
+ * replies and notifications of the mrc family, printed as text and JSON
+ * and compared with the expected lines.  "make test".
  */
+#define _GNU_SOURCE
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -35,7 +37,21 @@ static struct nlmsghdr *msg_start(__u8 cmd)
 	return nlh;
 }
 
-static void put_stats(struct nlmsghdr *nlh, int type, __u64 base)
+static void put_drop(struct nlmsghdr *nlh, __u32 reason, __u64 packets,
+		     bool complete)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_A_STATS_DROP);
+
+	mnl_attr_put(nlh, MRC_A_DROP_PAD, 0, NULL);
+	mnl_attr_put_u32(nlh, MRC_A_DROP_REASON, reason);
+	if (complete)
+		mnl_attr_put_u64(nlh, MRC_A_DROP_PACKETS, packets);
+	/* from a newer kernel */
+	mnl_attr_put_u32(nlh, MRC_A_DROP_MAX + 1, 1);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static void put_stats(struct nlmsghdr *nlh, int type, __u64 base, bool drops)
 {
 	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
 	int i;
@@ -43,6 +59,17 @@ static void put_stats(struct nlmsghdr *nlh, int type, __u64 base)
 	mnl_attr_put(nlh, MRC_A_STATS_PAD, 0, NULL);
 	for (i = MRC_A_STATS_TX_PACKETS; i <= MRC_A_STATS_RX_DROPPED; i++)
 		mnl_attr_put_u64(nlh, i, base + i);
+	if (drops) {
+		/* the kernel's order, not the enum's */
+		put_drop(nlh, MRC_DROP_REASON_NO_CONN, 3, true);
+		put_drop(nlh, MRC_DROP_REASON_DUPLICATE, 179, true);
+		/* malformed: ignored */
+		put_drop(nlh, MRC_DROP_REASON_SHORT, 0, false);
+		mnl_attr_put_u32(nlh, MRC_A_STATS_DROP, 1);
+		/* a reason of a newer kernel */
+		put_drop(nlh, 99, 5, true);
+		put_drop(nlh, MRC_DROP_REASON_BAD_CHECKSUM, 1, true);
+	}
 	/* from a newer kernel */
 	mnl_attr_put_u64(nlh, MRC_A_STATS_MAX + 1, 12345);
 	mnl_attr_nest_end(nlh, nest);
@@ -78,7 +105,7 @@ static struct nlmsghdr *dev_msg(__u8 cmd, bool rails)
 		/* no name: resolved, or the ifindex */
 		put_dev_rail(nlh, RAIL_IFINDEX, NULL, 2, 9);
 	}
-	put_stats(nlh, MRC_A_DEV_STATS, 100);
+	put_stats(nlh, MRC_A_DEV_STATS, 100, false);
 	/* from a newer kernel */
 	mnl_attr_put_u32(nlh, MRC_A_DEV_MAX + 1, 7);
 	return nlh;
@@ -125,7 +152,7 @@ static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
 	mnl_attr_put_u32(nlh, MRC_A_RAIL_TX_QUEUES, 2);
 	mnl_attr_put_u32(nlh, MRC_A_RAIL_RX_QUEUES, 1);
 	if (full) {
-		put_stats(nlh, MRC_A_RAIL_STATS, 0);
+		put_stats(nlh, MRC_A_RAIL_STATS, 0, true);
 		put_queue(nlh, MRC_QUEUE_TYPE_RX, 0);
 		put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
 		put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
@@ -134,7 +161,105 @@ static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
 	return nlh;
 }
 
-enum what { DEV, DEV_NO_RAILS, RAIL, RAIL_BARE };
+static void put_addr(struct nlmsghdr *nlh, int type, const char *addr)
+{
+	struct in6_addr a6;
+
+	inet_pton(AF_INET6, addr, &a6);
+	mnl_attr_put(nlh, type, sizeof(a6), &a6);
+}
+
+#define CONN_COUNTERS	(MRC_A_CONN_CE_RX - MRC_A_CONN_SEG_SIZE + 1)
+
+static void put_conn_counters(struct nlmsghdr *nlh, const __u64 *val)
+{
+	int i;
+
+	for (i = MRC_A_CONN_SEG_SIZE; i <= MRC_A_CONN_SND_QUEUE; i++)
+		mnl_attr_put_u32(nlh, i, *val++);
+	for (i = MRC_A_CONN_TX_MSGS; i <= MRC_A_CONN_CE_RX; i++)
+		mnl_attr_put_u64(nlh, i, *val++);
+}
+
+enum conn_kind { CONN_V4, CONN_V6, CONN_LISTEN, CONN_BARE };
+
+static struct nlmsghdr *conn_msg(enum conn_kind kind)
+{
+	/* seg-size .. snd-queue; tx-msgs .. rto-count; rx-msgs .. ce-rx */
+	static const __u64 v4[CONN_COUNTERS] = {
+		1436, 592, 100, 20000, 3, 0, 1000, 0,
+		200, 2021354, 1506, 0, 0,
+		0, 0, 1, 0, 753, 754, 0,
+	};
+	static const __u64 v6[CONN_COUNTERS] = {
+		8952, 31, 7, 200000, 64, 2, 0, 17,
+		1, 2, 3, 4, 5,
+		6, 7, 8, 9, 10, 11, 12,
+	};
+	static const __u64 zero[CONN_COUNTERS];
+	struct nlmsghdr *nlh = msg_start(MRC_CMD_CONN_GET);
+
+	switch (kind) {
+	case CONN_V4:
+		mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX, 1);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_ID, 0x1a2b3c4d);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PEER_ID, 0x9f8e7d6c);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_STATE,
+				 MRC_CONN_STATE_ESTABLISHED);
+		mnl_attr_put_u16(nlh, MRC_A_CONN_LOCAL_PORT, 49152);
+		mnl_attr_put_u16(nlh, MRC_A_CONN_PEER_PORT, 7000);
+		put_addr(nlh, MRC_A_CONN_LOCAL_ADDR, "::ffff:10.0.0.1");
+		put_addr(nlh, MRC_A_CONN_PEER_ADDR, "::ffff:10.1.0.2");
+		mnl_attr_put_u8(nlh, MRC_A_CONN_ORPHAN, 0);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANES, 4);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PATHS, 32);
+		mnl_attr_put(nlh, MRC_A_CONN_PAD, 0, NULL);
+		put_conn_counters(nlh, v4);
+		break;
+	case CONN_V6:
+		mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX, DEV_IFINDEX);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_ID, 0x42);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PEER_ID, 0xffffffff);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_STATE,
+				 MRC_CONN_STATE_TIME_WAIT);
+		mnl_attr_put_u16(nlh, MRC_A_CONN_LOCAL_PORT, 7000);
+		mnl_attr_put_u16(nlh, MRC_A_CONN_PEER_PORT, 65535);
+		put_addr(nlh, MRC_A_CONN_LOCAL_ADDR, "fd00::1");
+		put_addr(nlh, MRC_A_CONN_PEER_ADDR, "fd00:1::2");
+		mnl_attr_put_u8(nlh, MRC_A_CONN_ORPHAN, 1);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANES, 2);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PATHS, 8);
+		put_conn_counters(nlh, v6);
+		break;
+	case CONN_LISTEN:
+		mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX, 1);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_ID, 0xabcd);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PEER_ID, 0);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_STATE, MRC_CONN_STATE_LISTEN);
+		mnl_attr_put_u16(nlh, MRC_A_CONN_LOCAL_PORT, 7000);
+		mnl_attr_put_u16(nlh, MRC_A_CONN_PEER_PORT, 0);
+		put_addr(nlh, MRC_A_CONN_LOCAL_ADDR, "::");
+		put_addr(nlh, MRC_A_CONN_PEER_ADDR, "::");
+		mnl_attr_put_u8(nlh, MRC_A_CONN_ORPHAN, 0);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANES, 0);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PATHS, 0);
+		put_conn_counters(nlh, zero);
+		break;
+	case CONN_BARE:
+		/* most attributes missing, some malformed, some unknown */
+		mnl_attr_put_u32(nlh, MRC_A_CONN_ID, 5);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_STATE, 9);
+		mnl_attr_put(nlh, MRC_A_CONN_LOCAL_ADDR, 4, "\x0a\0\0\x01");
+		mnl_attr_put_u8(nlh, MRC_A_CONN_PEER_PORT, 7);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_SRTT_US, 250);
+		mnl_attr_put_u64(nlh, MRC_A_CONN_RX_BYTES, 4096);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_MAX + 1, 7);
+		break;
+	}
+	return nlh;
+}
+
+enum what { DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, CONNS, CONN_ODD };
 
 /* print one object like "mrcctl [-j] [-p] [-s] ... show" or monitor */
 static char *run(enum what what, bool json, bool pretty, bool stats,
@@ -161,6 +286,14 @@ static char *run(enum what what, bool json, bool pretty, bool stats,
 	case RAIL_BARE:
 		rail_print(rail_msg(MRC_CMD_RAIL_GET, what == RAIL), event);
 		break;
+	case CONNS:
+		conn_print(conn_msg(CONN_V4));
+		conn_print(conn_msg(CONN_V6));
+		conn_print(conn_msg(CONN_LISTEN));
+		break;
+	case CONN_ODD:
+		conn_print(conn_msg(CONN_BARE));
+		break;
 	}
 	if (!event)
 		print_list_end(true);
@@ -181,8 +314,31 @@ static void check(const char *what, char *got, const char *want)
 	free(got);
 }
 
+static const char conn_text[] =
+	"lo 1a2b3c4d: established 10.0.0.1:49152 -> 10.1.0.2:7000 peer-id 9f8e7d6c planes 4 paths 32\n"
+	"    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0\n"
+	"    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 rto 0 acks 753\n"
+	"    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 ce 0\n"
+	"100005 00000042: time-wait [fd00::1]:7000 -> [fd00:1::2]:65535 peer-id ffffffff planes 2 paths 8 orphan\n"
+	"    seg 8952 srtt 31us rttvar 7us rto 200000us in-flight 64 lost 2 window 0 snd-queue 17\n"
+	"    tx msgs 1 bytes 2 pkts 3 retrans 4 rto 5 acks 10\n"
+	"    rx msgs 6 bytes 7 pkts 8 dups 9 acks 11 ce 12\n"
+	"lo 0000abcd: listen *:7000 -> * peer-id 00000000 planes 0 paths 0\n"
+	"    seg 0 srtt 0us rttvar 0us rto 0us in-flight 0 lost 0 window 0 snd-queue 0\n"
+	"    tx msgs 0 bytes 0 pkts 0 retrans 0 rto 0 acks 0\n"
+	"    rx msgs 0 bytes 0 pkts 0 dups 0 acks 0 ce 0\n";
+
+/* the JSON objects of conn_text's connections */
+static const char *const conn_json[] = {
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"rto\":0,\"acks\":753},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"ce\":0}}",
+	"{\"dev_ifindex\":100005,\"id\":\"00000042\",\"peer_id\":\"ffffffff\",\"state\":\"time-wait\",\"local\":{\"addr\":\"fd00::1\",\"port\":7000},\"peer\":{\"addr\":\"fd00:1::2\",\"port\":65535},\"orphan\":true,\"planes\":2,\"paths\":8,\"seg_size\":8952,\"srtt_us\":31,\"rttvar_us\":7,\"rto_us\":200000,\"in_flight\":64,\"lost\":2,\"window\":0,\"snd_queue\":17,\"tx\":{\"msgs\":1,\"bytes\":2,\"pkts\":3,\"retrans\":4,\"rto\":5,\"acks\":10},\"rx\":{\"msgs\":6,\"bytes\":7,\"pkts\":8,\"dups\":9,\"acks\":11,\"ce\":12}}",
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"0000abcd\",\"peer_id\":\"00000000\",\"state\":\"listen\",\"local\":{\"addr\":\"*\",\"port\":7000},\"peer\":{\"addr\":\"*\",\"port\":0},\"orphan\":false,\"planes\":0,\"paths\":0,\"seg_size\":0,\"srtt_us\":0,\"rttvar_us\":0,\"rto_us\":0,\"in_flight\":0,\"lost\":0,\"window\":0,\"snd_queue\":0,\"tx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"retrans\":0,\"rto\":0,\"acks\":0},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"dups\":0,\"acks\":0,\"ce\":0}}",
+};
+
 int main(void)
 {
+	char *want;
+
 	check("dev text", run(DEV, false, false, false, NULL),
 	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n"
 	      "    rail eth1 plane 0 admin up oper up\n"
@@ -194,7 +350,7 @@ int main(void)
 	check("dev json", run(DEV_NO_RAILS, true, false, false, NULL),
 	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}]\n");
 	check("dev json -s", run(DEV, true, false, true, NULL),
-	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[{\"ifname\":\"eth1\",\"ifindex\":3,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\"},{\"ifname\":\"eth2\",\"ifindex\":4,\"plane\":1,\"admin_state\":\"up\",\"oper_state\":\"no-carrier\"},{\"ifindex\":100007,\"plane\":2,\"admin_state\":\"up\",\"oper_state\":9}],\"stats\":{\"tx_packets\":102,\"tx_bytes\":103,\"rx_packets\":104,\"rx_bytes\":105,\"tx_dropped\":106,\"rx_dropped\":107}}]\n");
+	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[{\"ifname\":\"eth1\",\"ifindex\":3,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\"},{\"ifname\":\"eth2\",\"ifindex\":4,\"plane\":1,\"admin_state\":\"up\",\"oper_state\":\"no-carrier\"},{\"ifindex\":100007,\"plane\":2,\"admin_state\":\"up\",\"oper_state\":9}],\"stats\":{\"tx_packets\":102,\"tx_bytes\":103,\"rx_packets\":104,\"rx_bytes\":105,\"tx_dropped\":106,\"rx_dropped\":107,\"drops\":{}}}]\n");
 	check("rail text", run(RAIL, false, false, false, NULL),
 	      "eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n"
 	      "    inet 10.1.0.1\n"
@@ -208,6 +364,7 @@ int main(void)
 	      "    inet6 fd00:1::1\n"
 	      "    inet6 fe80::1\n"
 	      "    stats tx-packets 2 tx-bytes 3 rx-packets 4 rx-bytes 5 tx-dropped 6 rx-dropped 7\n"
+	      "    drops no-conn 3 duplicate 179 99 5 bad-checksum 1\n"
 	      "    rx-queue 0 packets 10 bytes 1000\n"
 	      "    tx-queue 0 packets 10 bytes 1000\n"
 	      "    tx-queue 1 packets 11 bytes 1001\n"
@@ -217,7 +374,7 @@ int main(void)
 	check("rail json", run(RAIL_BARE, true, false, false, NULL),
 	      "[{\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}]\n");
 	check("rail json -s", run(RAIL, true, false, true, NULL),
-	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
+	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7,\"drops\":{\"no-conn\":3,\"duplicate\":179,\"99\":5,\"bad-checksum\":1}},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
 	check("rail json -p", run(RAIL_BARE, true, true, false, NULL),
 	      "[\n"
 	      "    {\n"
@@ -241,5 +398,31 @@ int main(void)
 	      "{\"event\":\"rail-del\",\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}\n");
 	check("monitor json dev", run(DEV_NO_RAILS, true, false, false, "dev-add"),
 	      "{\"event\":\"dev-add\",\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}\n");
+	check("conn text", run(CONNS, false, false, false, NULL), conn_text);
+	check("conn text -s", run(CONNS, false, false, true, NULL), conn_text);
+	check("conn text, attributes missing or malformed",
+	      run(CONN_ODD, false, false, false, NULL),
+	      "? 00000005: 9 * -> *\n"
+	      "    srtt 250us\n"
+	      "    tx\n"
+	      "    rx bytes 4096\n");
+	if (asprintf(&want, "[%s,%s,%s]\n", conn_json[0], conn_json[1],
+		     conn_json[2]) < 0)
+		return 1;
+	check("conn json", run(CONNS, true, false, false, NULL), want);
+	free(want);
+	check("conn json -p, attributes missing or malformed",
+	      run(CONN_ODD, true, true, true, NULL),
+	      "[\n"
+	      "    {\n"
+	      "        \"id\": \"00000005\",\n"
+	      "        \"state\": 9,\n"
+	      "        \"srtt_us\": 250,\n"
+	      "        \"tx\": {},\n"
+	      "        \"rx\": {\n"
+	      "            \"bytes\": 4096\n"
+	      "        }\n"
+	      "    }\n"
+	      "]\n");
 	return failed;
 }

@@ -165,6 +165,12 @@ void print_head(const struct nlattr *name, const struct nlattr *ifindex)
 	}
 }
 
+void print_head_str(const char *head)
+{
+	if (print_text())
+		printf("%s:", head);
+}
+
 void print_str(const char *jkey, const char *tkey, const char *val)
 {
 	if (pr.json) {
@@ -192,6 +198,18 @@ void print_u64(const char *jkey, const char *tkey, __u64 val)
 			printf(" %s %llu", tkey, (unsigned long long)val);
 		else
 			printf(" %llu", (unsigned long long)val);
+	}
+}
+
+void print_bool(const char *jkey, const char *tkey, bool val)
+{
+	if (pr.json) {
+		if (jkey) {
+			json_key(&pr.jw, jkey);
+			json_bool(&pr.jw, val);
+		}
+	} else if (tkey && *tkey && val && print_text()) {
+		printf(" %s", tkey);
 	}
 }
 

@@ -42,9 +42,13 @@ void print_line(const char *label);
 void print_event(const char *event);
 /* "name:" / "ifname": of a netdevice, see print_ifname() */
 void print_head(const struct nlattr *name, const struct nlattr *ifindex);
+/* text-only "head:" of an object that is not a netdevice */
+void print_head_str(const char *head);
 
 void print_str(const char *jkey, const char *tkey, const char *val);
 void print_u64(const char *jkey, const char *tkey, __u64 val);
+/* JSON true/false; text " tkey" if val (a flag), nothing otherwise */
+void print_bool(const char *jkey, const char *tkey, bool val);
 /* names[val] if val < n, else the number */
 void print_enum(const char *jkey, const char *tkey, const char *const *names,
 		unsigned int n, __u32 val);

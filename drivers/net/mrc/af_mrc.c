@@ -950,7 +950,14 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
 	return -ENOPROTOOPT;
 }
 
-static void mrc_fill_info(struct mrc_sock *ms, struct mrc_info *info)
+/**
+ * mrc_sock_info() - a snapshot of a connection's state and counters
+ * @ms: the connection
+ * @info: filled
+ *
+ * The same numbers getsockopt(MRC_INFO) and the netlink conn dump report.
+ */
+void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 {
 	u32 plane, planes = 0, i;
 
@@ -1006,7 +1013,7 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 	if (len < 0)
 		return -EINVAL;
 	len = min_t(int, len, sizeof(info));
-	mrc_fill_info(mrc_sk(sock->sk), &info);
+	mrc_sock_info(mrc_sk(sock->sk), &info);
 	if (copy_to_user(optval, &info, len) || put_user(len, optlen))
 		return -EFAULT;
 	return 0;
@@ -1047,6 +1054,9 @@ static int mrc_release(struct socket *sock)
 		/* Orderly: queued messages go out, then our CLOSE. */
 		mrc_output_queue_close(ms);
 		mrc_output_push(ms, &xq);
+		/* An orphan lives at most the dead-peer time without news. */
+		if (!timer_pending(&ms->rto_timer))
+			mrc_conn_arm_rto(ms);
 		break;
 	}
 	spin_unlock_bh(&ms->lock);

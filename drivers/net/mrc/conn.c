@@ -275,10 +275,27 @@ static void mrc_conn_rto(struct timer_list *t)
 			mrc_handshake_retransmit(ms, &xq);
 		break;
 	case MRC_ST_ESTABLISHED:
-		if (!ms->txw.in_flight && !ms->txw.lost)
-			break;
-		if (time_after(jiffies, ms->last_progress + dead)) {
+		if (time_after(jiffies, ms->last_progress + dead) &&
+		    (ms->txw.in_flight || ms->txw.lost ||
+		     !skb_queue_empty(&ms->send_queue) || sock_flag(&ms->sk, SOCK_DEAD))) {
+			/* Nothing heard for the dead-peer time while we wait for it. */
 			mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
+			break;
+		}
+		if (!ms->txw.in_flight && !ms->txw.lost) {
+			/*
+			 * Persist: data waits for credit; a window update may
+			 * have been lost, so ask for one.  An orphan waiting for
+			 * its peer's CLOSE only keeps the dead-peer clock.
+			 */
+			if (!skb_queue_empty(&ms->send_queue)) {
+				mrc_send_probe(ms, &xq);
+				ms->backoff = min(ms->backoff + 1, 6U);
+				mrc_conn_arm_rto(ms);
+			} else if (sock_flag(&ms->sk, SOCK_DEAD)) {
+				sk_reset_timer(&ms->sk, &ms->rto_timer,
+					       ms->last_progress + dead + 1);
+			}
 			break;
 		}
 		ms->backoff = min(ms->backoff + 1, 16U);

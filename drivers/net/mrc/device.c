@@ -335,8 +335,7 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 	mdev->max_msg_size = MRC_MAX_MSG_SIZE_DEFAULT;
 	netif_carrier_off(dev);
 
-	up = mrc_udp_port_get(src_net == dev_net(dev) ? src_net : dev_net(dev),
-			      mdev->udp_port, extack);
+	up = mrc_udp_port_get(dev_net(dev), mdev->udp_port, extack);
 	if (IS_ERR(up))
 		return PTR_ERR(up);
 	err = register_netdevice(dev);
@@ -345,6 +344,13 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 		return err;
 	}
 	rcu_assign_pointer(mdev->udp, up);
+	/* netdevices get one driver group; the drop counters are a second. */
+	err = sysfs_create_group(&dev->dev.kobj, &mrc_dev_drops_group);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "cannot create the mrc_drops sysfs directory");
+		unregister_netdevice(dev);
+		return err;
+	}
 	list_add_tail_rcu(&mdev->list, &mrc_net(dev_net(dev))->devs);
 	mrc_nl_notify_dev(mdev, MRC_CMD_DEV_ADD_NTF);
 	return 0;

@@ -212,7 +212,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	req->dst_port = ms->peer.smrc_port;
 	req->src_port = ms->local.smrc_port;
 	req->isn = cpu_to_be32(ms->isn);
-	req->rwnd = cpu_to_be32(MRC_WIN_PKTS / 2);
+	req->rwnd = cpu_to_be32(min_t(u32, MRC_WIN_PKTS / 2,
+				      mrc_input_limit(ms) / ms->rx_truesize));
 	req->max_payload = cpu_to_be16(ms->seg_size);
 	req->n_rails = n;
 	req->max_msg_size = cpu_to_be32(READ_ONCE(ms->mdev->max_msg_size));
@@ -233,6 +234,13 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 		}
 	}
 	return skb;
+}
+
+/* What a received segment costs before we have seen one: generous. */
+static u32 mrc_rx_truesize_guess(u32 seg)
+{
+	return SKB_TRUESIZE(max_t(u32, 2 * PAGE_SIZE,
+				  seg + MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN));
 }
 
 /* Take the peer's rails, segment size, credit and isn from a REQ/ACCEPT. */
@@ -263,6 +271,9 @@ static void mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
 	ms->seg_size = min_t(u32, ms->seg_size, be16_to_cpu(req->max_payload));
 	ms->peer_max_msg = be32_to_cpu(req->max_msg_size);
 	mrc_rxwin_init(&ms->rxw, ms->peer_isn);
+	/* Until a packet arrives, ACKs name none (a PSN before the peer's). */
+	ms->ack_trig.psn = ms->peer_isn - 1;
+	ms->rx_truesize = mrc_rx_truesize_guess(ms->seg_size);
 }
 
 /* Scoreboard ring of the initial size. */
@@ -305,6 +316,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	if (mrc_alloc_txwin(ms, GFP_ATOMIC))
 		return -ENOMEM;
 	ms->seg_size = payload;
+	ms->rx_truesize = mrc_rx_truesize_guess(payload);
 	ms->req_plane = plane;
 	ms->udp_port = READ_ONCE(mdev->udp_port);
 	mrc_conn_set_dev(ms, mdev);
@@ -413,8 +425,9 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	skb = mrc_xmit_alloc(NULL, MRC_RESET_LEN);
 	if (!skb)
 		return;
+	/* A REQ names no connection of ours: any non-zero id will do. */
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, pkt->src_conn,
-		     pkt->dst_conn);
+		     pkt->dst_conn ?: 1);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
 	mrc_xmit_reply(mdev, skb, rail->plane, &laddr, saddr, 0);

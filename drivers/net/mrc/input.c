@@ -39,23 +39,41 @@ void mrc_input_init(struct mrc_sock *ms)
 	ms->peer_closed = false;
 }
 
-/* Bytes of receive memory the connection may hold. */
-static u32 mrc_input_limit(const struct mrc_sock *ms)
+/**
+ * mrc_input_limit() - receive memory a connection is meant to hold
+ * @ms: the connection
+ *
+ * Bytes of receive memory the connection may hold: SO_RCVBUF, but at
+ * least one largest message (a message is only delivered whole) plus a
+ * window's worth of segments, counted at their real truesize.  The hard
+ * bound is twice this (see mrc_input_data()).
+ *
+ * Return: the limit in bytes.
+ */
+u32 mrc_input_limit(const struct mrc_sock *ms)
 {
 	u32 msg = ms->mdev ? READ_ONCE(ms->mdev->max_msg_size) : 0;
-	u32 one = ms->seg_size + 512;	/* a segment's truesize, roughly */
+	u32 segs = msg / max(ms->seg_size, 1U) + 1;
 
 	return max_t(u32, READ_ONCE(ms->sk.sk_rcvbuf),
-		     msg + (msg / max(ms->seg_size, 1U) + 64) * 512 + 64 * one);
+		     (segs + 64) * ms->rx_truesize);
 }
 
-/* Our credit: the peer may send PSNs below this. */
+/*
+ * Our credit: the peer may send PSNs below this.  Every PSN may carry a
+ * full segment, and a segment costs the largest truesize seen so far, so
+ * whatever the peer sends within the credit fits: a slow reader stalls
+ * the sender instead of making us drop.
+ */
 static u32 mrc_input_rwnd(const struct mrc_sock *ms)
 {
 	u32 used = atomic_read(&ms->sk.sk_rmem_alloc);
 	u32 limit = mrc_input_limit(ms);
-	u32 pkts = used < limit ? (limit - used) / (ms->seg_size + 512) : 0;
+	u32 pkts = used < limit ? (limit - used) / ms->rx_truesize : 0;
+	u32 ahead = ms->rxw.high - ms->rxw.cum;
 
+	/* Packets between cum and high are already counted in @used. */
+	pkts = pkts + ahead;
 	return ms->rxw.cum + min_t(u32, pkts, MRC_WIN_PKTS);
 }
 
@@ -111,6 +129,7 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 	mrc_xmit_prepare(ms, skb, plane, ms->ack_trig.ev);
 	__skb_queue_tail(xq, skb);
 	ms->ack_pending = 0;
+	ms->rwnd_adv = be32_to_cpu(a->rwnd_psn);
 	ms->stats.acks_tx++;
 }
 
@@ -172,7 +191,15 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 	    msg_id - ms->rcv_msg_id >= MRC_MSG_ID_WINDOW ||
 	    (ms->peer_closed && msg_id - ms->rcv_msg_id >= ms->peer_msgs - ms->rcv_msg_id))
 		return MRC_DROP_BAD_DATA;
-	if (atomic_read(&ms->sk.sk_rmem_alloc) + skb->truesize > mrc_input_limit(ms))
+	if (skb->truesize > ms->rx_truesize)
+		ms->rx_truesize = skb->truesize;
+	/*
+	 * The credit was computed with the truesize known then; what was
+	 * sent within it is accepted up to twice the limit (the hard bound),
+	 * so an underestimate never turns into drops.
+	 */
+	if (atomic_read(&ms->sk.sk_rmem_alloc) + skb->truesize >
+	    2 * mrc_input_limit(ms))
 		return MRC_DROP_NO_BUFFER;
 	m = mrc_input_msg(ms, msg_id, msg_len);
 	if (IS_ERR(m))
@@ -275,18 +302,22 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 		return;
 	}
 	ms->stats.acks_rx++;
+	/* Any valid ACK shows the peer alive (the dead-peer clock). */
+	ms->last_progress = jiffies;
 	rwnd = be32_to_cpu(wa->rwnd_psn);
 	if (mrc_psn_after(rwnd, ms->rwnd_psn) &&
 	    rwnd - ms->txw.una <= MRC_WIN_PKTS)
 		ms->rwnd_psn = rwnd;
 	if (res.rtt_us)
 		mrc_rtt_sample(&ms->rtt, res.rtt_us);
-	if (res.acked_pkts) {
-		ms->last_progress = jiffies;
+	if (res.acked_pkts)
 		ms->backoff = 0;
-	}
+	/*
+	 * The reordering window: a quarter RTT plus twice its variation, at
+	 * least 1 ms (emulated and busy hosts jitter by that much).
+	 */
 	rtt = ms->rtt.srtt_us;
-	reo = max_t(u32, rtt / 4, 200);
+	reo = max_t(u32, rtt / 4 + 2 * ms->rtt.rttvar_us, 1000);
 	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, mrc_now_us(), rtt, reo,
 			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
@@ -347,6 +378,12 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
 			kept = mrc_input_seg(ms, rail, skb, pkt, ce, xq);
 		break;
 	case MRC_PKT_PROBE:
+		/* Answer with our current credit (a window probe). */
+		if (ms->state == MRC_ST_ESTABLISHED) {
+			ms->ack_trig_plane = rail->plane;
+			mrc_input_send_ack(ms, xq);
+		}
+		break;
 	case MRC_PKT_PROBE_ACK:
 		/* Path probing arrives with the sprayer. */
 		break;
@@ -424,18 +461,21 @@ void mrc_input_purge(struct mrc_sock *ms)
  * mrc_input_window_update() - the reader freed memory: tell the peer
  * @ms: the connection
  * @xq: where an ACK is queued
- * @old_rwnd: the credit before the reader freed memory
+ * @old_rwnd: unused (the last advertised credit is what counts)
  *
- * Sends an ACK when the credit grew by a quarter of the window or more,
- * so a sender stalled by a slow reader resumes.
+ * Sends an ACK when the credit grew past what we last advertised by a
+ * quarter of what is now open, so a sender stalled by a slow reader
+ * resumes without an ACK per read.
  */
 void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq,
 			     u32 old_rwnd)
 {
 	u32 rwnd = mrc_input_rwnd(ms);
+	s32 grown = mrc_psn_diff(rwnd, ms->rwnd_adv);
+	s32 open = mrc_psn_diff(rwnd, ms->rxw.high);
 
-	if (ms->state == MRC_ST_ESTABLISHED &&
-	    mrc_psn_diff(rwnd, old_rwnd) >= MRC_WIN_PKTS / 4)
+	if (ms->state == MRC_ST_ESTABLISHED && grown > 0 &&
+	    grown >= max_t(s32, open / 4, 1))
 		mrc_input_send_ack(ms, xq);
 }
 

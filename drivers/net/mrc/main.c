@@ -54,6 +54,7 @@ static int __init mrc_init(void)
 	err = mrc_check_params();
 	if (err)
 		return err;
+	mrc_sysfs_init();
 	err = mrc_netns_init();
 	if (err)
 		return err;

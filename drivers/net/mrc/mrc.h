@@ -261,6 +261,8 @@ void mrc_netlink_exit(void);
 
 /* sysfs.c */
 extern const struct attribute_group mrc_dev_sysfs_group;
+extern const struct attribute_group mrc_dev_drops_group;
+void mrc_sysfs_init(void);
 extern const struct kobj_type mrc_rail_ktype;
 
 /* af_mrc.c */

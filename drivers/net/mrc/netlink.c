@@ -20,7 +20,7 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
-#include "mrc.h"
+#include "sock.h"
 
 enum mrc_nl_groups {
 	MRC_NLGRP_EVENTS,
@@ -34,6 +34,24 @@ static struct genl_family mrc_genl_family;
 
 /* ---- message builders ---------------------------------------------------- */
 
+static int mrc_nl_put_drops(struct sk_buff *skb, const struct mrc_stats *st)
+{
+	struct nlattr *nest;
+	u32 r;
+
+	for (r = 0; r < __MRC_DROP_MAX; r++) {
+		if (!st->drops[r])
+			continue;
+		nest = nla_nest_start(skb, MRC_A_STATS_DROP);
+		if (!nest ||
+		    nla_put_u32(skb, MRC_A_DROP_REASON, r) ||
+		    nla_put_u64_64bit(skb, MRC_A_DROP_PACKETS, st->drops[r], MRC_A_DROP_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 static int mrc_nl_put_stats(struct sk_buff *skb, int type,
 			    const struct mrc_stats *st)
 {
@@ -45,9 +63,79 @@ static int mrc_nl_put_stats(struct sk_buff *skb, int type,
 	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_PACKETS, st->rx_packets, MRC_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_BYTES, st->rx_bytes, MRC_A_STATS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_STATS_TX_DROPPED, st->tx_dropped, MRC_A_STATS_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_DROPPED, st->rx_dropped, MRC_A_STATS_PAD))
+	    nla_put_u64_64bit(skb, MRC_A_STATS_RX_DROPPED, st->rx_dropped, MRC_A_STATS_PAD) ||
+	    mrc_nl_put_drops(skb, st))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/* The drop reasons of the spec are the core's, value for value. */
+static_assert((int)MRC_DROP_REASON_BAD_ACK == (int)MRC_DROP_BAD_ACK);
+static_assert((int)MRC_DROP_REASON_NO_CONN == (int)MRC_DROP_NO_CONN);
+static_assert((int)MRC_DROP_REASON_SHORT == (int)MRC_DROP_SHORT);
+static_assert((int)MRC_CONN_STATE_TIME_WAIT == (int)MRC_ST_TIME_WAIT);
+static_assert((int)MRC_CONN_STATE_ESTABLISHED == (int)MRC_ST_ESTABLISHED);
+
+/* A connection as described by conn-get. Context: process. */
+static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms,
+			    u32 portid, u32 seq, int flags)
+{
+	struct sockaddr_mrc local, peer;
+	struct mrc_info i;
+	u32 dev_ifindex;
+	bool orphan;
+	void *hdr;
+
+	mrc_sock_info(ms, &i);
+	spin_lock_bh(&ms->lock);
+	local = ms->local;
+	peer = ms->peer;
+	/* Bound to every address: show the one the connection uses. */
+	if (ipv6_addr_any(&local.smrc_addr) && ms->lrail[ms->req_plane].family)
+		local.smrc_addr = ms->lrail[ms->req_plane].addr;
+	dev_ifindex = ms->mdev ? ms->mdev->dev->ifindex : 0;
+	spin_unlock_bh(&ms->lock);
+	orphan = sock_flag(&ms->sk, SOCK_DEAD);
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, MRC_CMD_CONN_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if ((dev_ifindex && nla_put_u32(skb, MRC_A_CONN_DEV_IFINDEX, dev_ifindex)) ||
+	    nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
+	    nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id) ||
+	    nla_put_u32(skb, MRC_A_CONN_STATE, i.state) ||
+	    nla_put_u16(skb, MRC_A_CONN_LOCAL_PORT, ntohs(local.smrc_port)) ||
+	    nla_put_u16(skb, MRC_A_CONN_PEER_PORT, ntohs(peer.smrc_port)) ||
+	    nla_put_in6_addr(skb, MRC_A_CONN_LOCAL_ADDR, &local.smrc_addr) ||
+	    nla_put_in6_addr(skb, MRC_A_CONN_PEER_ADDR, &peer.smrc_addr) ||
+	    nla_put_u8(skb, MRC_A_CONN_ORPHAN, orphan) ||
+	    nla_put_u32(skb, MRC_A_CONN_PLANES, i.planes) ||
+	    nla_put_u32(skb, MRC_A_CONN_PATHS, i.paths) ||
+	    nla_put_u32(skb, MRC_A_CONN_SEG_SIZE, i.seg_size) ||
+	    nla_put_u32(skb, MRC_A_CONN_SRTT_US, i.srtt_us) ||
+	    nla_put_u32(skb, MRC_A_CONN_RTTVAR_US, i.rttvar_us) ||
+	    nla_put_u32(skb, MRC_A_CONN_RTO_US, i.rto_us) ||
+	    nla_put_u32(skb, MRC_A_CONN_IN_FLIGHT, i.in_flight) ||
+	    nla_put_u32(skb, MRC_A_CONN_LOST, i.lost) ||
+	    nla_put_u32(skb, MRC_A_CONN_WINDOW, i.window) ||
+	    nla_put_u32(skb, MRC_A_CONN_SND_QUEUE, i.snd_queue) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_MSGS, i.tx_msgs, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BYTES, i.tx_bytes, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_PKTS, i.tx_pkts, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RETRANS, i.retrans, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RTO_COUNT, i.rto, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_MSGS, i.rx_msgs, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BYTES, i.rx_bytes, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_PKTS, i.rx_pkts, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_DUPS, i.rx_dups, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_TX, i.acks_tx, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_RX, i.acks_rx, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_CE_RX, i.ce_rx, MRC_A_CONN_PAD)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
 	return 0;
 }
 
@@ -566,6 +654,102 @@ out:
 	return err ?: skb->len;
 }
 
+/* ---- connection operations ------------------------------------------------- */
+
+static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_sock *ms;
+	struct sk_buff *msg;
+	int err;
+
+	if (mrc_nl_missing(info, MRC_A_CONN_ID, "id"))
+		return -EINVAL;
+	ms = mrc_conn_lookup(genl_info_net(info),
+			     nla_get_u32(info->attrs[MRC_A_CONN_ID]));
+	if (!ms) {
+		NL_SET_ERR_MSG_FMT(info->extack, "no connection with id %08x",
+				   nla_get_u32(info->attrs[MRC_A_CONN_ID]));
+		NL_SET_BAD_ATTR(info->extack, info->attrs[MRC_A_CONN_ID]);
+		return -ENOENT;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	err = msg ? mrc_nl_fill_conn(msg, ms, info->snd_portid, info->snd_seq, 0) :
+		    -ENOMEM;
+	sock_put(&ms->sk);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+#define MRC_NL_CONN_BATCH	32
+
+/*
+ * Connections are listed per device, in the device's list order; a dump
+ * resumes by position (cb->args[0] device, cb->args[1] connection).
+ */
+static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct nlattr *filter = mrc_genl_dump_attrs(cb)[MRC_A_CONN_DEV_IFINDEX];
+	struct mrc_sock *batch[MRC_NL_CONN_BATCH];
+	struct net *net = sock_net(skb->sk);
+	long didx = 0, cidx;
+	struct mrc_sock *ms;
+	struct mrc_dev *mdev;
+	int n, i, err = 0;
+
+	rtnl_lock();
+	if (filter) {
+		mdev = mrc_dev_get_by_index(net, nla_get_u32(filter), cb->extack);
+		if (IS_ERR(mdev)) {
+			rtnl_unlock();
+			return PTR_ERR(mdev);
+		}
+	}
+	list_for_each_entry(mdev, &mrc_net(net)->devs, list) {
+		if (filter && mdev->dev->ifindex != nla_get_u32(filter))
+			continue;
+		if (didx++ < cb->args[0])
+			continue;
+		for (;;) {
+			/* Take a batch of references, fill without the list lock. */
+			n = 0;
+			cidx = 0;
+			spin_lock_bh(&mdev->conns_lock);
+			list_for_each_entry(ms, &mdev->conns, dev_node) {
+				if (cidx++ < cb->args[1])
+					continue;
+				sock_hold(&ms->sk);
+				batch[n++] = ms;
+				if (n == MRC_NL_CONN_BATCH)
+					break;
+			}
+			spin_unlock_bh(&mdev->conns_lock);
+			for (i = 0; i < n; i++) {
+				if (!err)
+					err = mrc_nl_fill_conn(skb, batch[i],
+							       NETLINK_CB(cb->skb).portid,
+							       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+				if (!err)
+					cb->args[1]++;
+				sock_put(&batch[i]->sk);
+			}
+			if (err || n < MRC_NL_CONN_BATCH)
+				break;
+		}
+		if (err)
+			break;
+		cb->args[0]++;
+		cb->args[1] = 0;
+	}
+	rtnl_unlock();
+	if (err && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
+
 /* ---- policies (must match Documentation/netlink/specs/mrc.yaml) ------------- */
 
 static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_IFINDEX + 1] = {
@@ -604,6 +788,12 @@ static const struct nla_policy mrc_rail_set_nl_policy[MRC_A_RAIL_ADMIN_STATE + 1
 static const struct nla_policy mrc_rail_get_nl_policy[MRC_A_RAIL_IFINDEX + 1] = {
 	[MRC_A_RAIL_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[MRC_A_RAIL_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* One policy serves do (id) and dump (dev-ifindex). */
+static const struct nla_policy mrc_conn_get_nl_policy[MRC_A_CONN_ID + 1] = {
+	[MRC_A_CONN_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_CONN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct genl_ops mrc_nl_ops[] = {
@@ -648,6 +838,13 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.dumpit = mrc_nl_rail_get_dumpit,
 		.policy = mrc_rail_get_nl_policy,
 		.maxattr = ARRAY_SIZE(mrc_rail_get_nl_policy) - 1,
+	},
+	{
+		.cmd = MRC_CMD_CONN_GET,
+		.doit = mrc_nl_conn_get_doit,
+		.dumpit = mrc_nl_conn_get_dumpit,
+		.policy = mrc_conn_get_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_conn_get_nl_policy) - 1,
 	},
 };
 

@@ -234,8 +234,40 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		}
 	}
 
-	if ((w->in_flight || w->lost) && !timer_pending(&ms->rto_timer))
+	/* Retransmission timer, or persist timer while the credit is closed. */
+	if ((w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue)) &&
+	    !timer_pending(&ms->rto_timer))
 		mrc_conn_arm_rto(ms);
+}
+
+/**
+ * mrc_send_probe() - ask the peer for an ACK (its current credit)
+ * @ms: the connection (conn lock)
+ * @xq: where the PROBE is queued
+ */
+void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	struct mrc_wire_probe *p;
+	struct mrc_wire_hdr *h;
+	struct sk_buff *skb;
+	int path = mrc_path_pick(ms, -1);
+
+	if (path < 0)
+		return;
+	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
+	if (!skb)
+		return;
+	h = skb_put(skb, MRC_HDR_LEN);
+	h->version = MRC_WIRE_VERSION;
+	h->type = MRC_PKT_PROBE;
+	h->flags = 0;
+	h->dst_conn = cpu_to_be32(ms->peer_id);
+	h->src_conn = cpu_to_be32(ms->id);
+	p = skb_put_zero(skb, sizeof(*p));
+	p->ev = cpu_to_be16(ms->txpaths[path].ev);
+	p->stamp = cpu_to_be32(mrc_now_us());
+	mrc_xmit_prepare(ms, skb, ms->paths[path].plane, ms->txpaths[path].ev);
+	__skb_queue_tail(xq, skb);
 }
 
 /**

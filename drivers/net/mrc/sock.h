@@ -171,6 +171,9 @@ struct mrc_conn_stats {
  * @ack_trig: the packet that will trigger the next ACK
  * @ack_trig_at: when it arrived (ktime)
  * @ack_trig_rail: the rail it arrived on (plane)
+ * @rwnd_adv: the credit (rwnd_psn) of our last ACK
+ * @rx_truesize: largest truesize of a received segment (memory per PSN
+ *	of credit)
  * @ce_count: CE-marked packets received
  * @ack_timer: delayed ACK
  *
@@ -243,6 +246,8 @@ struct mrc_sock {
 	} ack_trig;
 	ktime_t ack_trig_at;
 	u8 ack_trig_plane;
+	u32 rwnd_adv;
+	u32 rx_truesize;
 	u32 ce_count;
 	struct hrtimer ack_timer;
 
@@ -342,6 +347,7 @@ void mrc_output_lost(void *ctx, u32 psn);
 void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
 void mrc_output_grow(struct mrc_sock *ms);
+void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
 
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp);
@@ -376,6 +382,7 @@ void mrc_input_init(struct mrc_sock *ms);
 void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq,
 			     u32 old_rwnd);
 u32 mrc_input_rwnd_now(struct mrc_sock *ms);
+u32 mrc_input_limit(const struct mrc_sock *ms);
 
 /* udp.c */
 struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
@@ -387,6 +394,7 @@ void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 /* af_mrc.c */
 struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 				     u16 port, const struct in6_addr *daddr);
+void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info);
 void mrc_listener_forget(struct mrc_sock *listener, struct mrc_sock *child);
 void mrc_listener_ready(struct mrc_sock *child);
 bool mrc_listener_full(struct mrc_sock *listener);

@@ -197,6 +197,51 @@ const struct attribute_group mrc_dev_sysfs_group = {
 	.attrs = mrc_dev_attrs,
 };
 
+/*
+ * Drop counters, one file per reason (the names of the netlink spec):
+ * /sys/class/net/<dev>/mrc_drops/<reason> and
+ * /sys/class/net/<rail>/mrc_rail/drops/<reason>.
+ */
+static ssize_t mrc_drop_emit(const struct mrc_stats *st, const char *name,
+			     char *buf)
+{
+	unsigned int r;
+
+	for (r = 1; r < __MRC_DROP_MAX; r++)
+		if (!strcmp(mrc_wire_drop_reason_name(r), name))
+			return sysfs_emit(buf, "%llu\n", st->drops[r]);
+	return -EIO;
+}
+
+static ssize_t mrc_dev_drop_show(struct device *d, struct device_attribute *attr,
+				 char *buf)
+{
+	struct mrc_stats st;
+
+	mrc_dev_get_stats(mrc_sysfs_dev(d), &st);
+	return mrc_drop_emit(&st, attr->attr.name, buf);
+}
+
+#define MRC_DEV_DROP(n) { .attr = { .name = n, .mode = 0444 }, .show = mrc_dev_drop_show }
+static struct device_attribute mrc_dev_drop_attrs[] = {
+	MRC_DEV_DROP("short"), MRC_DEV_DROP("version"), MRC_DEV_DROP("type"),
+	MRC_DEV_DROP("reserved"), MRC_DEV_DROP("length"), MRC_DEV_DROP("bad-field"),
+	MRC_DEV_DROP("bad-checksum"), MRC_DEV_DROP("no-rail"), MRC_DEV_DROP("no-conn"),
+	MRC_DEV_DROP("no-listener"), MRC_DEV_DROP("bad-source"), MRC_DEV_DROP("state"),
+	MRC_DEV_DROP("out-of-window"), MRC_DEV_DROP("duplicate"),
+	MRC_DEV_DROP("no-buffer"), MRC_DEV_DROP("bad-data"),
+	MRC_DEV_DROP("msg-too-big"), MRC_DEV_DROP("backlog"), MRC_DEV_DROP("bad-ack"),
+};
+
+static_assert(ARRAY_SIZE(mrc_dev_drop_attrs) == __MRC_DROP_MAX - 1);
+
+static struct attribute *mrc_dev_drop_list[__MRC_DROP_MAX];
+
+const struct attribute_group mrc_dev_drops_group = {
+	.name = "mrc_drops",
+	.attrs = mrc_dev_drop_list,
+};
+
 /* ---- a rail: /sys/class/net/<rail>/mrc_rail/ -------------------------------- */
 
 struct mrc_rail_attribute {
@@ -308,7 +353,9 @@ static struct attribute *mrc_rail_attrs[] = {
 	&mrc_rail_attr_rx_dropped.attr,
 	NULL,
 };
-ATTRIBUTE_GROUPS(mrc_rail);
+static const struct attribute_group mrc_rail_group = {
+	.attrs = mrc_rail_attrs,
+};
 
 static ssize_t mrc_rail_attr_show(struct kobject *kobj, struct attribute *attr,
 				  char *buf)
@@ -333,6 +380,55 @@ static ssize_t mrc_rail_attr_store(struct kobject *kobj, struct attribute *attr,
 	return a->store(rail, buf, len);
 }
 
+static ssize_t mrc_rail_drop_show(struct mrc_rail *rail, const char *name,
+				  char *buf)
+{
+	struct mrc_stats st;
+
+	mrc_rail_get_stats(rail, &st);
+	return mrc_drop_emit(&st, name, buf);
+}
+
+#define MRC_RAIL_DROP(n) \
+	{ .attr = { .name = n, .mode = 0444 }, .show_stat = mrc_rail_drop_show }
+static struct mrc_rail_attribute mrc_rail_drop_attrs[] = {
+	MRC_RAIL_DROP("short"), MRC_RAIL_DROP("version"), MRC_RAIL_DROP("type"),
+	MRC_RAIL_DROP("reserved"), MRC_RAIL_DROP("length"), MRC_RAIL_DROP("bad-field"),
+	MRC_RAIL_DROP("bad-checksum"), MRC_RAIL_DROP("no-rail"), MRC_RAIL_DROP("no-conn"),
+	MRC_RAIL_DROP("no-listener"), MRC_RAIL_DROP("bad-source"), MRC_RAIL_DROP("state"),
+	MRC_RAIL_DROP("out-of-window"), MRC_RAIL_DROP("duplicate"),
+	MRC_RAIL_DROP("no-buffer"), MRC_RAIL_DROP("bad-data"),
+	MRC_RAIL_DROP("msg-too-big"), MRC_RAIL_DROP("backlog"), MRC_RAIL_DROP("bad-ack"),
+};
+
+static_assert(ARRAY_SIZE(mrc_rail_drop_attrs) == __MRC_DROP_MAX - 1);
+
+static struct attribute *mrc_rail_drop_list[__MRC_DROP_MAX];
+
+static const struct attribute_group mrc_rail_drops_group = {
+	.name = "drops",
+	.attrs = mrc_rail_drop_list,
+};
+
+static const struct attribute_group *mrc_rail_groups_all[] = {
+	&mrc_rail_group,
+	&mrc_rail_drops_group,
+	NULL,
+};
+
+/**
+ * mrc_sysfs_init() - fill the attribute lists built from tables
+ */
+void mrc_sysfs_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(mrc_dev_drop_attrs); i++)
+		mrc_dev_drop_list[i] = &mrc_dev_drop_attrs[i].attr;
+	for (i = 0; i < ARRAY_SIZE(mrc_rail_drop_attrs); i++)
+		mrc_rail_drop_list[i] = &mrc_rail_drop_attrs[i].attr;
+}
+
 static const struct sysfs_ops mrc_rail_sysfs_ops = {
 	.show = mrc_rail_attr_show,
 	.store = mrc_rail_attr_store,
@@ -346,5 +442,5 @@ static void mrc_rail_kobj_release(struct kobject *kobj)
 const struct kobj_type mrc_rail_ktype = {
 	.sysfs_ops = &mrc_rail_sysfs_ops,
 	.release = mrc_rail_kobj_release,
-	.default_groups = mrc_rail_groups,
+	.default_groups = mrc_rail_groups_all,
 };

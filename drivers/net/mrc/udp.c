@@ -172,10 +172,11 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	/*
 	 * Only the peer, from its rail on this plane, speaks for the
-	 * connection; the ACCEPT comes from the address connect() named.
+	 * connection; until its rails are known (REQ_SENT: ACCEPT or RESET)
+	 * only the address connect() named does.
 	 */
 	if (READ_ONCE(ms->mdev) != mdev ||
-	    (pkt->type == MRC_PKT_ACCEPT ?
+	    (READ_ONCE(ms->state) == MRC_ST_REQ_SENT ?
 	     !ipv6_addr_equal(&saddr, &ms->peer.smrc_addr) :
 	     !ipv6_addr_equal(&saddr, &ms->prail[rail->plane].addr) ||
 	     pkt->src_conn != READ_ONCE(ms->peer_id))) {

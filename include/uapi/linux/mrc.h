@@ -62,23 +62,13 @@ struct sockaddr_mrc {
 /* Socket options at level SOL_MRC. */
 #define MRC_INFO		1	/* getsockopt: struct mrc_info */
 
-/* Connection states, as in struct mrc_info and the conn dump. */
-enum mrc_conn_state {
-	MRC_CONN_CLOSED = 0,
-	MRC_CONN_LISTEN = 1,
-	MRC_CONN_REQ_SENT = 2,
-	MRC_CONN_REQ_RCVD = 3,
-	MRC_CONN_ESTABLISHED = 4,
-	MRC_CONN_TIME_WAIT = 5,
-};
-
 /**
  * struct mrc_info - getsockopt(SOL_MRC, MRC_INFO)
  *
  * Versioned by size: the kernel fills min(optlen, its size) bytes and
  * returns that length; fields are only ever appended.
  *
- * @state: enum mrc_conn_state
+ * @state: enum mrc_conn_state (mrc_netlink.h)
  * @closing: bit 0: our CLOSE queued, bit 1: it was acknowledged, bit 2:
  *	the peer's CLOSE arrived
  * @planes: number of planes the connection uses

@@ -44,6 +44,77 @@ enum mrc_queue_type {
 	MRC_QUEUE_TYPE_TX,
 };
 
+/**
+ * enum mrc_conn_state - State of a connection.
+ * @MRC_CONN_STATE_REQ_SENT: connect() sent its REQ, waiting for the ACCEPT.
+ * @MRC_CONN_STATE_REQ_RCVD: Half-open, waiting for the client to confirm.
+ * @MRC_CONN_STATE_TIME_WAIT: Both ends closed; waits briefly for stragglers.
+ */
+enum mrc_conn_state {
+	MRC_CONN_STATE_CLOSED,
+	MRC_CONN_STATE_LISTEN,
+	MRC_CONN_STATE_REQ_SENT,
+	MRC_CONN_STATE_REQ_RCVD,
+	MRC_CONN_STATE_ESTABLISHED,
+	MRC_CONN_STATE_TIME_WAIT,
+};
+
+/**
+ * enum mrc_nl_drop_reason - Why a received packet was dropped.
+ * @MRC_DROP_REASON_SHORT: Shorter than its headers.
+ * @MRC_DROP_REASON_VERSION: Unknown wire version.
+ * @MRC_DROP_REASON_TYPE: Unknown packet type.
+ * @MRC_DROP_REASON_RESERVED: A reserved bit or field is set.
+ * @MRC_DROP_REASON_LENGTH: Length does not match the packet type.
+ * @MRC_DROP_REASON_BAD_FIELD: A header field is out of range.
+ * @MRC_DROP_REASON_BAD_CHECKSUM: UDP checksum (counted by UDP as
+ *   UdpInCsumErrors).
+ * @MRC_DROP_REASON_NO_RAIL: Arrived on a netdevice that is no rail.
+ * @MRC_DROP_REASON_NO_CONN: For an unknown connection.
+ * @MRC_DROP_REASON_NO_LISTENER: REQ for a port nobody listens on.
+ * @MRC_DROP_REASON_BAD_SOURCE: Not from the connection's peer.
+ * @MRC_DROP_REASON_STATE: Not expected in the connection's state.
+ * @MRC_DROP_REASON_OUT_OF_WINDOW: PSN outside the receive window.
+ * @MRC_DROP_REASON_DUPLICATE: PSN already received (acknowledged again, not
+ *   stored).
+ * @MRC_DROP_REASON_NO_BUFFER: Beyond the receive credit, or out of memory.
+ * @MRC_DROP_REASON_BAD_DATA: Segment inconsistent with its message.
+ * @MRC_DROP_REASON_MSG_TOO_BIG: Message larger than max-msg-size.
+ * @MRC_DROP_REASON_BACKLOG: Half-open or accept queue full.
+ * @MRC_DROP_REASON_BAD_ACK: Acknowledges packets never sent.
+ */
+enum mrc_nl_drop_reason {
+	MRC_DROP_REASON_NONE,
+	MRC_DROP_REASON_SHORT,
+	MRC_DROP_REASON_VERSION,
+	MRC_DROP_REASON_TYPE,
+	MRC_DROP_REASON_RESERVED,
+	MRC_DROP_REASON_LENGTH,
+	MRC_DROP_REASON_BAD_FIELD,
+	MRC_DROP_REASON_BAD_CHECKSUM,
+	MRC_DROP_REASON_NO_RAIL,
+	MRC_DROP_REASON_NO_CONN,
+	MRC_DROP_REASON_NO_LISTENER,
+	MRC_DROP_REASON_BAD_SOURCE,
+	MRC_DROP_REASON_STATE,
+	MRC_DROP_REASON_OUT_OF_WINDOW,
+	MRC_DROP_REASON_DUPLICATE,
+	MRC_DROP_REASON_NO_BUFFER,
+	MRC_DROP_REASON_BAD_DATA,
+	MRC_DROP_REASON_MSG_TOO_BIG,
+	MRC_DROP_REASON_BACKLOG,
+	MRC_DROP_REASON_BAD_ACK,
+};
+
+enum {
+	MRC_A_DROP_PAD = 1,
+	MRC_A_DROP_REASON,
+	MRC_A_DROP_PACKETS,
+
+	__MRC_A_DROP_MAX,
+	MRC_A_DROP_MAX = (__MRC_A_DROP_MAX - 1)
+};
+
 enum {
 	MRC_A_STATS_PAD = 1,
 	MRC_A_STATS_TX_PACKETS,
@@ -52,6 +123,7 @@ enum {
 	MRC_A_STATS_RX_BYTES,
 	MRC_A_STATS_TX_DROPPED,
 	MRC_A_STATS_RX_DROPPED,
+	MRC_A_STATS_DROP,
 
 	__MRC_A_STATS_MAX,
 	MRC_A_STATS_MAX = (__MRC_A_STATS_MAX - 1)
@@ -89,6 +161,44 @@ enum {
 };
 
 enum {
+	MRC_A_CONN_PAD = 1,
+	MRC_A_CONN_DEV_IFINDEX,
+	MRC_A_CONN_ID,
+	MRC_A_CONN_PEER_ID,
+	MRC_A_CONN_STATE,
+	MRC_A_CONN_LOCAL_PORT,
+	MRC_A_CONN_PEER_PORT,
+	MRC_A_CONN_LOCAL_ADDR,
+	MRC_A_CONN_PEER_ADDR,
+	MRC_A_CONN_ORPHAN,
+	MRC_A_CONN_PLANES,
+	MRC_A_CONN_PATHS,
+	MRC_A_CONN_SEG_SIZE,
+	MRC_A_CONN_SRTT_US,
+	MRC_A_CONN_RTTVAR_US,
+	MRC_A_CONN_RTO_US,
+	MRC_A_CONN_IN_FLIGHT,
+	MRC_A_CONN_LOST,
+	MRC_A_CONN_WINDOW,
+	MRC_A_CONN_SND_QUEUE,
+	MRC_A_CONN_TX_MSGS,
+	MRC_A_CONN_TX_BYTES,
+	MRC_A_CONN_TX_PKTS,
+	MRC_A_CONN_RETRANS,
+	MRC_A_CONN_RTO_COUNT,
+	MRC_A_CONN_RX_MSGS,
+	MRC_A_CONN_RX_BYTES,
+	MRC_A_CONN_RX_PKTS,
+	MRC_A_CONN_RX_DUPS,
+	MRC_A_CONN_ACKS_TX,
+	MRC_A_CONN_ACKS_RX,
+	MRC_A_CONN_CE_RX,
+
+	__MRC_A_CONN_MAX,
+	MRC_A_CONN_MAX = (__MRC_A_CONN_MAX - 1)
+};
+
+enum {
 	MRC_A_DEV_PAD = 1,
 	MRC_A_DEV_IFINDEX,
 	MRC_A_DEV_NAME,
@@ -116,6 +226,7 @@ enum {
 	MRC_CMD_RAIL_ADD_NTF,
 	MRC_CMD_RAIL_DEL_NTF,
 	MRC_CMD_RAIL_CHANGE_NTF,
+	MRC_CMD_CONN_GET,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = (__MRC_CMD_MAX - 1)

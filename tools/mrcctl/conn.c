@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrcctl conn: show the connections (and listeners) of mrc devices, with
+ * their transport state and counters.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <linux/mrc_netlink.h>
+
+#include "args.h"
+#include "mrcctl.h"
+#include "nl.h"
+#include "print.h"
+
+static const char *const state_names[] = {
+	[MRC_CONN_STATE_CLOSED] = "closed",
+	[MRC_CONN_STATE_LISTEN] = "listen",
+	[MRC_CONN_STATE_REQ_SENT] = "req-sent",
+	[MRC_CONN_STATE_REQ_RCVD] = "req-rcvd",
+	[MRC_CONN_STATE_ESTABLISHED] = "established",
+	[MRC_CONN_STATE_TIME_WAIT] = "time-wait",
+};
+
+static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
+	[MRC_A_CONN_DEV_IFINDEX] = MNL_TYPE_U32,
+	[MRC_A_CONN_ID] = MNL_TYPE_U32,
+	[MRC_A_CONN_PEER_ID] = MNL_TYPE_U32,
+	[MRC_A_CONN_STATE] = MNL_TYPE_U32,
+	[MRC_A_CONN_LOCAL_PORT] = MNL_TYPE_U16,
+	[MRC_A_CONN_PEER_PORT] = MNL_TYPE_U16,
+	/* struct in6_addr: the length is checked by conn_print() */
+	[MRC_A_CONN_LOCAL_ADDR] = MNL_TYPE_BINARY,
+	[MRC_A_CONN_PEER_ADDR] = MNL_TYPE_BINARY,
+	[MRC_A_CONN_ORPHAN] = MNL_TYPE_U8,
+	[MRC_A_CONN_PLANES] = MNL_TYPE_U32,
+	[MRC_A_CONN_PATHS] = MNL_TYPE_U32,
+	[MRC_A_CONN_SEG_SIZE] = MNL_TYPE_U32,
+	[MRC_A_CONN_SRTT_US] = MNL_TYPE_U32,
+	[MRC_A_CONN_RTTVAR_US] = MNL_TYPE_U32,
+	[MRC_A_CONN_RTO_US] = MNL_TYPE_U32,
+	[MRC_A_CONN_IN_FLIGHT] = MNL_TYPE_U32,
+	[MRC_A_CONN_LOST] = MNL_TYPE_U32,
+	[MRC_A_CONN_WINDOW] = MNL_TYPE_U32,
+	[MRC_A_CONN_SND_QUEUE] = MNL_TYPE_U32,
+	[MRC_A_CONN_TX_MSGS] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_BYTES] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_PKTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_RETRANS] = MNL_TYPE_U64,
+	[MRC_A_CONN_RTO_COUNT] = MNL_TYPE_U64,
+	[MRC_A_CONN_RX_MSGS] = MNL_TYPE_U64,
+	[MRC_A_CONN_RX_BYTES] = MNL_TYPE_U64,
+	[MRC_A_CONN_RX_PKTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_RX_DUPS] = MNL_TYPE_U64,
+	[MRC_A_CONN_ACKS_TX] = MNL_TYPE_U64,
+	[MRC_A_CONN_ACKS_RX] = MNL_TYPE_U64,
+	[MRC_A_CONN_CE_RX] = MNL_TYPE_U64,
+};
+
+/* a number of a continuation line: text " tkey VALUEunit", JSON number */
+struct conn_field {
+	unsigned int type;
+	const char *jkey;
+	const char *tkey;
+	const char *unit;
+};
+
+/* segment size, RTT estimates, sender's state */
+static const struct conn_field conn_snd_fields[] = {
+	{ MRC_A_CONN_SEG_SIZE, "seg_size", "seg", "" },
+	{ MRC_A_CONN_SRTT_US, "srtt_us", "srtt", "us" },
+	{ MRC_A_CONN_RTTVAR_US, "rttvar_us", "rttvar", "us" },
+	{ MRC_A_CONN_RTO_US, "rto_us", "rto", "us" },
+	{ MRC_A_CONN_IN_FLIGHT, "in_flight", "in-flight", "" },
+	{ MRC_A_CONN_LOST, "lost", "lost", "" },
+	{ MRC_A_CONN_WINDOW, "window", "window", "" },
+	{ MRC_A_CONN_SND_QUEUE, "snd_queue", "snd-queue", "" },
+};
+
+static const struct conn_field conn_tx_fields[] = {
+	{ MRC_A_CONN_TX_MSGS, "msgs", "msgs", "" },
+	{ MRC_A_CONN_TX_BYTES, "bytes", "bytes", "" },
+	{ MRC_A_CONN_TX_PKTS, "pkts", "pkts", "" },
+	{ MRC_A_CONN_RETRANS, "retrans", "retrans", "" },
+	{ MRC_A_CONN_RTO_COUNT, "rto", "rto", "" },
+	{ MRC_A_CONN_ACKS_TX, "acks", "acks", "" },
+};
+
+static const struct conn_field conn_rx_fields[] = {
+	{ MRC_A_CONN_RX_MSGS, "msgs", "msgs", "" },
+	{ MRC_A_CONN_RX_BYTES, "bytes", "bytes", "" },
+	{ MRC_A_CONN_RX_PKTS, "pkts", "pkts", "" },
+	{ MRC_A_CONN_RX_DUPS, "dups", "dups", "" },
+	{ MRC_A_CONN_ACKS_RX, "acks", "acks", "" },
+	{ MRC_A_CONN_CE_RX, "ce", "ce", "" },
+};
+
+void conn_usage(FILE *f)
+{
+	fputs("Usage: mrcctl conn show [dev DEV] [id ID]\n"
+	      "       mrcctl conn help\n"
+	      "where  DEV := name of an mrc device\n"
+	      "       ID  := 1..ffffffff (connection id, hexadecimal, with or without 0x)\n"
+	      "\"show\" is the default command; \"list\" and \"ls\" are \"show\" too.\n",
+	      f);
+}
+
+/*
+ * The fields present of a continuation line (text) or of an object (JSON);
+ * label NULL: the line starts with the first field present, and there is
+ * no line if none is.
+ */
+static void conn_print_fields(const struct nlattr **tb,
+			      const struct conn_field *f, unsigned int n,
+			      const char *label)
+{
+	const char *tkey;
+	unsigned int i;
+	char buf[32];
+	__u64 val;
+
+	if (label)
+		print_line(label);
+	for (i = 0; i < n; i++) {
+		if (!tb[f[i].type])
+			continue;
+		tkey = f[i].tkey;
+		if (!label) {
+			print_line(tkey);
+			label = tkey;
+			tkey = "";
+		}
+		if (conn_types[f[i].type] == MNL_TYPE_U64)
+			val = mnl_attr_get_u64(tb[f[i].type]);
+		else
+			val = mnl_attr_get_u32(tb[f[i].type]);
+		snprintf(buf, sizeof(buf), "%llu%s", (unsigned long long)val,
+			 f[i].unit);
+		print_u64(f[i].jkey, NULL, val);
+		print_str(NULL, tkey, buf);
+	}
+}
+
+/*
+ * One end of a connection: text "ADDR:PORT" (IPv4, v4-mapped), "[ADDR]:PORT"
+ * (IPv6) or "*:PORT" (the all-zero address), "*" alone for a peer without
+ * address and port (listeners); JSON {"addr": ADDR or "*", "port": PORT}.
+ */
+static void conn_print_end(const char *jkey, const struct nlattr *addr,
+			   const struct nlattr *port, bool peer)
+{
+	char abuf[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 16];
+	struct in6_addr a = {};
+	bool any, v6 = false;
+	__u16 p = 0;
+
+	if (addr)
+		memcpy(&a, mnl_attr_get_payload(addr), sizeof(a));
+	if (port)
+		p = mnl_attr_get_u16(port);
+	any = IN6_IS_ADDR_UNSPECIFIED(&a);
+	if (any) {
+		snprintf(abuf, sizeof(abuf), "*");
+	} else if (IN6_IS_ADDR_V4MAPPED(&a)) {
+		inet_ntop(AF_INET, &a.s6_addr[12], abuf, sizeof(abuf));
+	} else {
+		inet_ntop(AF_INET6, &a, abuf, sizeof(abuf));
+		v6 = true;
+	}
+
+	if (peer && any && !p)
+		snprintf(buf, sizeof(buf), "*");
+	else if (!port)
+		snprintf(buf, sizeof(buf), "%s", abuf);
+	else
+		snprintf(buf, sizeof(buf), v6 ? "[%s]:%u" : "%s:%u", abuf, p);
+	print_str(NULL, "", buf);
+
+	if (!addr && !port)
+		return;
+	print_nest_begin(jkey);
+	print_str("addr", NULL, abuf);
+	if (port)
+		print_u64("port", NULL, p);
+	print_nest_end();
+}
+
+void conn_print(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[MRC_A_CONN_MAX + 1] = {};
+	char name[IF_NAMESIZE], head[IF_NAMESIZE + 16];
+	char id[16] = "?", peer_id[16] = "";
+	const char *dev = "?";
+	__u32 ifindex;
+	bool orphan;
+
+	nl_parse(nlh, conn_types, MRC_A_CONN_MAX, tb);
+	if (tb[MRC_A_CONN_LOCAL_ADDR] &&
+	    mnl_attr_get_payload_len(tb[MRC_A_CONN_LOCAL_ADDR]) !=
+	    sizeof(struct in6_addr))
+		tb[MRC_A_CONN_LOCAL_ADDR] = NULL;
+	if (tb[MRC_A_CONN_PEER_ADDR] &&
+	    mnl_attr_get_payload_len(tb[MRC_A_CONN_PEER_ADDR]) !=
+	    sizeof(struct in6_addr))
+		tb[MRC_A_CONN_PEER_ADDR] = NULL;
+	if (tb[MRC_A_CONN_DEV_IFINDEX]) {
+		ifindex = mnl_attr_get_u32(tb[MRC_A_CONN_DEV_IFINDEX]);
+		if (!if_indextoname(ifindex, name))
+			snprintf(name, sizeof(name), "%u", ifindex);
+		dev = name;
+	}
+	if (tb[MRC_A_CONN_ID])
+		snprintf(id, sizeof(id), "%08x",
+			 mnl_attr_get_u32(tb[MRC_A_CONN_ID]));
+	if (tb[MRC_A_CONN_PEER_ID])
+		snprintf(peer_id, sizeof(peer_id), "%08x",
+			 mnl_attr_get_u32(tb[MRC_A_CONN_PEER_ID]));
+	orphan = tb[MRC_A_CONN_ORPHAN] &&
+		 mnl_attr_get_u8(tb[MRC_A_CONN_ORPHAN]);
+
+	print_obj_begin();
+	/* text: "DEV ID: STATE LOCAL -> PEER peer-id ..." */
+	snprintf(head, sizeof(head), "%s %s", dev, id);
+	print_head_str(head);
+	print_ifname("dev", NULL, NULL, tb[MRC_A_CONN_DEV_IFINDEX]);
+	if (tb[MRC_A_CONN_DEV_IFINDEX])
+		print_u64("dev_ifindex", NULL,
+			  mnl_attr_get_u32(tb[MRC_A_CONN_DEV_IFINDEX]));
+	if (tb[MRC_A_CONN_ID])
+		print_str("id", NULL, id);
+	if (tb[MRC_A_CONN_PEER_ID])
+		print_str("peer_id", NULL, peer_id);
+	if (tb[MRC_A_CONN_STATE])
+		print_enum("state", "", state_names, ARRAY_SIZE(state_names),
+			   mnl_attr_get_u32(tb[MRC_A_CONN_STATE]));
+	conn_print_end("local", tb[MRC_A_CONN_LOCAL_ADDR],
+		       tb[MRC_A_CONN_LOCAL_PORT], false);
+	print_str(NULL, "", "->");
+	conn_print_end("peer", tb[MRC_A_CONN_PEER_ADDR],
+		       tb[MRC_A_CONN_PEER_PORT], true);
+	if (tb[MRC_A_CONN_ORPHAN])
+		print_bool("orphan", NULL, orphan);
+	if (tb[MRC_A_CONN_PEER_ID])
+		print_str(NULL, "peer-id", peer_id);
+	if (tb[MRC_A_CONN_PLANES])
+		print_u64("planes", "planes",
+			  mnl_attr_get_u32(tb[MRC_A_CONN_PLANES]));
+	if (tb[MRC_A_CONN_PATHS])
+		print_u64("paths", "paths",
+			  mnl_attr_get_u32(tb[MRC_A_CONN_PATHS]));
+	print_bool(NULL, "orphan", orphan);
+
+	conn_print_fields(tb, conn_snd_fields, ARRAY_SIZE(conn_snd_fields),
+			  NULL);
+	print_nest_begin("tx");
+	conn_print_fields(tb, conn_tx_fields, ARRAY_SIZE(conn_tx_fields), "tx");
+	print_nest_end();
+	print_nest_begin("rx");
+	conn_print_fields(tb, conn_rx_fields, ARRAY_SIZE(conn_rx_fields), "rx");
+	print_nest_end();
+	print_obj_end();
+}
+
+/* data: ifindex of the mrc device whose connections to print, 0 for all */
+static int conn_show_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[MRC_A_CONN_MAX + 1] = {};
+	const __u32 *dev = data;
+
+	if (*dev) {
+		nl_parse(nlh, conn_types, MRC_A_CONN_MAX, tb);
+		if (!tb[MRC_A_CONN_DEV_IFINDEX] ||
+		    mnl_attr_get_u32(tb[MRC_A_CONN_DEV_IFINDEX]) != *dev)
+			return MNL_CB_OK;
+	}
+	conn_print(nlh);
+	return MNL_CB_OK;
+}
+
+static int conn_show(int argc, char **argv)
+{
+	const char *dev = NULL, *id_arg = NULL;
+	char buf[NL_TX_BUF_SIZE];
+	__u32 id = 0, dev_ifindex = 0;
+	struct nlmsghdr *nlh;
+	struct nl nl;
+	int ret;
+
+	for (; argc; argc -= 2, argv += 2) {
+		if (arg_is(argv[0], "dev")) {
+			if (dev)
+				usage_error("conn", "duplicate \"dev\"");
+			dev = arg_value("conn", argc, argv);
+		} else if (arg_is(argv[0], "id")) {
+			if (id_arg)
+				usage_error("conn", "duplicate \"id\"");
+			id_arg = arg_value("conn", argc, argv);
+			id = arg_hex_u32("conn", "id", id_arg, 1, 0xffffffff);
+		} else {
+			usage_error("conn", "unknown argument \"%s\"", argv[0]);
+		}
+	}
+	if (dev)
+		dev_ifindex = arg_ifindex(dev);
+
+	if (nl_open(&nl) < 0)
+		return 1;
+	if (id_arg) {
+		nlh = nl_msg(&nl, buf, MRC_CMD_CONN_GET, NLM_F_ACK);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_ID, id);
+	} else {
+		nlh = nl_msg(&nl, buf, MRC_CMD_CONN_GET, NLM_F_DUMP | NLM_F_ACK);
+		if (dev_ifindex)
+			mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX,
+					 dev_ifindex);
+	}
+	print_list_begin();
+	ret = nl_request(&nl, nlh, conn_show_cb, &dev_ifindex);
+	print_list_end(!ret);
+	nl_close(&nl);
+	if (print_flush() < 0)
+		return 1;
+	return ret ? 1 : 0;
+}
+
+int do_conn(int argc, char **argv)
+{
+	const char *cmd = argc ? argv[0] : "show";
+
+	if (argc) {
+		argc--;
+		argv++;
+	}
+	if (arg_is(cmd, "show") || arg_is(cmd, "list") || arg_is(cmd, "ls"))
+		return conn_show(argc, argv);
+	if (arg_is(cmd, "help")) {
+		if (argc)
+			usage_error("conn", "unknown argument \"%s\"", argv[0]);
+		conn_usage(stdout);
+		return 0;
+	}
+	usage_error("conn", "unknown command \"%s\" for object \"conn\"", cmd);
+}
