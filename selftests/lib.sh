@@ -130,10 +130,54 @@ ns_create() {
 	done
 }
 
+# ---- two hosts, multi-plane --------------------------------------------------
+
+# mrc_pair NA NB PLANES [4|6] [MTU]: two namespaces ("hosts"), each with an
+# mrc device mrc0 and one rail per plane, plane P being a veth pair
+# aP (in NA) <-> bP (in NB) with addresses 10.P.0.1/24 and 10.P.0.2/24
+# (or fd00:P::1/64 and fd00:P::2/64).  Everything up.
+mrc_pair() {
+	local na=$1 nb=$2 n=$3 fam=${4:-4} mtu=${5:-1500} p side ns
+
+	ns_create "$na" "$nb" || return 1
+	for p in $(seq 0 $((n - 1))); do
+		echo "link add a$p netns $na mtu $mtu type veth peer name b$p netns $nb mtu $mtu"
+	done | ip -batch - || return 1
+	for side in a b; do
+		[ $side = a ] && ns=$na || ns=$nb
+		{
+			echo "link add mrc0 type mrc"
+			for p in $(seq 0 $((n - 1))); do
+				if [ "$fam" = 6 ]; then
+					echo "link set dev $side$p addrgenmode none"
+					echo "addr add $(mrc_pair_addr $side $p 6)/64 dev $side$p nodad"
+				else
+					echo "addr add $(mrc_pair_addr $side $p 4)/24 dev $side$p"
+				fi
+				echo "link set dev $side$p master mrc0"
+				echo "link set dev $side$p up"
+			done
+			echo "link set dev mrc0 up"
+		} | ip -n "$ns" -batch - || return 1
+	done
+}
+
+# mrc_pair_addr a|b PLANE [4|6]: the address of that side's rail on PLANE.
+mrc_pair_addr() {
+	local host=1
+
+	[ "$1" = b ] && host=2
+	if [ "${3:-4}" = 6 ]; then
+		echo "fd00:$2::$host"
+	else
+		echo "10.$2.0.$host"
+	fi
+}
+
 # ---- tools -------------------------------------------------------------------
 
-# mrcctl of this checkout, also for "sh -c" and other programs.
-PATH=$MRC_TOP/tools/mrcctl:$PATH
+# mrcctl and mrcat of this checkout, also for "sh -c" and other programs.
+PATH=$MRC_TOP/tools/mrcctl:$MRC_TOP/tools/mrcat:$PATH
 
 # linux_src: Linux 6.12's sources (kselftest harness, ynl), or "".
 linux_src() {

@@ -20,6 +20,7 @@
  *   -i IFINDEX    bind to this mrc device
  *   -k N          receiver: accept N connections one after another
  *   -q            no per-connection lines, summary only
+ *   -r FILE       receiver: create FILE once listening (for scripts)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -42,6 +43,7 @@ static unsigned int min_size = 1000, max_size = 1000;
 static unsigned long long count = 100, seed = 1;
 static unsigned int slow_us, bufsize, ifindex, accepts = 1;
 static int quiet;
+static const char *ready_file;
 
 static unsigned long long now_ms(void)
 {
@@ -258,6 +260,12 @@ static int do_listen(struct sockaddr_mrc *local)
 	}
 	if (!quiet)
 		fprintf(stderr, "mrcat: listening on port %u\n", ntohs(local->smrc_port));
+	if (ready_file) {
+		FILE *f = fopen(ready_file, "w");
+
+		if (f)
+			fclose(f);
+	}
 	for (k = 0; k < accepts; k++) {
 		int c = accept(fd, NULL, NULL);
 
@@ -289,7 +297,7 @@ int main(int argc, char **argv)
 	int listen_mode = 0, port = 0, opt;
 	char *dash;
 
-	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:B:i:k:q")) != -1) {
+	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:B:i:k:qr:")) != -1) {
 		switch (opt) {
 		case 'l':
 			listen_mode = 1;
@@ -333,6 +341,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 'r':
+			ready_file = optarg;
 			break;
 		default:
 			fprintf(stderr, "usage: mrcat -l|-c ADDR -p PORT [-m N] [-s SIZE]\n");

@@ -321,9 +321,11 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, mrc_now_us(), rtt, reo,
 			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
-	if (!ms->txw.in_flight && !ms->txw.lost)
+	/* Nothing outstanding and nothing waiting for credit: no timer. */
+	if (!ms->txw.in_flight && !ms->txw.lost &&
+	    skb_queue_empty(&ms->send_queue))
 		sk_stop_timer(&ms->sk, &ms->rto_timer);
-	else if (res.acked_pkts)
+	else if (res.acked_pkts || !timer_pending(&ms->rto_timer))
 		mrc_conn_arm_rto(ms);
 	if (ms->close_acked)
 		mrc_conn_maybe_done(ms);
