@@ -353,6 +353,7 @@ static struct attribute *mrc_rail_attrs[] = {
 	&mrc_rail_attr_rx_dropped.attr,
 	NULL,
 };
+
 static const struct attribute_group mrc_rail_group = {
 	.attrs = mrc_rail_attrs,
 };

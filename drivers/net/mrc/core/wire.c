@@ -60,7 +60,7 @@ static enum mrc_drop_reason parse_ack(const u8 *buf, size_t len, struct mrc_pkt 
 	if (len != MRC_ACK_LEN)
 		return MRC_DROP_LENGTH;
 	memcpy(&a, buf + MRC_HDR_LEN, sizeof(a));
-	if (pkt->flags & ~MRC_F_ACK_MASK)
+	if (pkt->flags & ~MRC_F_ACK_MASK || a.reserved)
 		return MRC_DROP_RESERVED;
 	if (pkt->type == MRC_PKT_ACK) {
 		if (a.nack_reason != MRC_NACK_NONE)

@@ -100,6 +100,7 @@ struct mrc_wire_data {
  * @ce_count: CE-marked DATA/CLOSE packets received so far (wraps)
  * @rwnd_psn: flow-control credit: the receiver accepts PSNs below this
  * @ack_delay_us: microseconds between the trigger's arrival and this ACK
+ * @reserved: must be zero (keeps the size a multiple of 8, no padding)
  */
 struct mrc_wire_ack {
 	__be32 cum_psn;
@@ -112,6 +113,7 @@ struct mrc_wire_ack {
 	__be32 ce_count;
 	__be32 rwnd_psn;
 	__be32 ack_delay_us;
+	__be32 reserved;
 };
 
 enum mrc_nack_reason {
