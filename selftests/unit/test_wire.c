@@ -23,6 +23,7 @@ static_assert(sizeof(struct mrc_wire_probe) == 12, "probe");
 static_assert(offsetof(struct mrc_wire_data, ev) == 16, "data.ev");
 static_assert(offsetof(struct mrc_wire_ack, trig_psn) == 40, "ack.trig_psn");
 static_assert(offsetof(struct mrc_wire_ack, ack_delay_us) == 56, "ack.delay");
+static_assert(offsetof(struct mrc_wire_ack, reserved) == 60, "ack.reserved");
 static_assert(offsetof(struct mrc_wire_req, max_msg_size) == 16, "req.mms");
 static_assert(offsetof(struct mrc_wire_probe, stamp) == 8, "probe.stamp");
 static_assert(MRC_DATA_HDR_LEN == 36 && MRC_ACK_LEN == 76, "lengths");
@@ -110,6 +111,7 @@ static size_t build_ack(u8 *b, u8 type)
 		b[i] = unit_rand32();
 	w16(b + 56, rand_ev());
 	b[59] = type == MRC_PKT_ACK ? 0 : 1 + unit_rand32() % (__MRC_NACK_MAX - 1);
+	w32(b + 72, 0);			/* reserved */
 	return 76;
 }
 
@@ -223,7 +225,7 @@ static bool oracle_valid(const u8 *b, size_t len)
 		return msg_len && plen && (u64)off + plen <= msg_len;
 	case MRC_PKT_ACK:
 	case MRC_PKT_NACK:
-		if (len != 76 || (flags & ~1) || r16(b + 56) > 0x3fff)
+		if (len != 76 || (flags & ~1) || r16(b + 56) > 0x3fff || r32(b + 72))
 			return false;
 		return b[1] == MRC_PKT_ACK ? b[59] == 0 : b[59] == 1 || b[59] == 2;
 	case MRC_PKT_REQ:

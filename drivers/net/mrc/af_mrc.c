@@ -563,7 +563,11 @@ out:
 	return err;
 }
 
-MRC_DEFINE_ACCEPT(mrc_accept, mrc_accept_common)
+static int mrc_accept(struct socket *sock, struct socket *newsock,
+		      MRC_ACCEPT_ARGS)
+{
+	return mrc_accept_common(sock, newsock, MRC_ACCEPT_FLAGS);
+}
 
 /* Wait while @cond is false; see sk_wait_event(). lock_sock held. */
 #define mrc_wait(sk, timeo, cond) ({					\

@@ -42,19 +42,11 @@ static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
 
 /* 6.10 passes accept()'s flags in a struct proto_accept_arg. */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
-#define MRC_DEFINE_ACCEPT(name, impl)					\
-static int name(struct socket *sock, struct socket *newsock,		\
-		struct proto_accept_arg *arg)				\
-{									\
-	return impl(sock, newsock, arg->flags);				\
-}
+#define MRC_ACCEPT_ARGS		struct proto_accept_arg *arg
+#define MRC_ACCEPT_FLAGS	(arg->flags)
 #else
-#define MRC_DEFINE_ACCEPT(name, impl)					\
-static int name(struct socket *sock, struct socket *newsock, int flags,	\
-		bool kern)						\
-{									\
-	return impl(sock, newsock, flags);				\
-}
+#define MRC_ACCEPT_ARGS		int flags, bool kern
+#define MRC_ACCEPT_FLAGS	(flags)
 #endif
 
 #ifndef NL_SET_ERR_MSG_FMT
