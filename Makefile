@@ -78,7 +78,7 @@ check: setup
 check-debug: setup
 	@$(TOP)/tools/check.sh debug
 
-demo: module
+demo: module tools
 	@$(TOP)/tools/demo.sh
 
 vm-shell: module

@@ -39,7 +39,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/if.h>
 #include <linux/mrc.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 
 #include "kselftest_harness.h"
 
@@ -107,21 +110,65 @@ static int ip_batch(const char *fmt, ...)
 	return system(cmd);
 }
 
-/* Wait until every device named in @devs reports operational state UP. */
-static int wait_oper_up(const char *devs)
+/* How many links of the current namespace are operationally UP (rtnetlink). */
+static int links_up(void)
 {
-	char cmd[512];
-	int i;
+	struct {
+		struct nlmsghdr nh;
+		struct ifinfomsg ifi;
+	} req = {
+		.nh.nlmsg_len = sizeof(req),
+		.nh.nlmsg_type = RTM_GETLINK,
+		.nh.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
+		.ifi.ifi_family = AF_UNSPEC,
+	};
+	static char buf[65536];
+	int fd, len, up = 0, done = 0;
+	struct nlmsghdr *nh;
 
-	snprintf(cmd, sizeof(cmd),
-		 "for d in %s; do ip -o link show dev $d | grep -q 'state UP' || exit 1; done",
-		 devs);
-	for (i = 0; i < 100; i++) {
-		if (!system(cmd))
-			return 0;
-		usleep(50000);
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &req, sizeof(req), 0) != sizeof(req)) {
+		close(fd);
+		return -EIO;
 	}
-	return -1;
+	while (!done) {
+		len = recv(fd, buf, sizeof(buf), 0);
+		if (len <= 0) {
+			up = -EIO;
+			break;
+		}
+		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, len); nh = NLMSG_NEXT(nh, len)) {
+			struct ifinfomsg *ifi = NLMSG_DATA(nh);
+			struct rtattr *rta = IFLA_RTA(ifi);
+			int alen = IFLA_PAYLOAD(nh);
+
+			if (nh->nlmsg_type == NLMSG_DONE || nh->nlmsg_type == NLMSG_ERROR) {
+				done = 1;
+				break;
+			}
+			for (; RTA_OK(rta, alen); rta = RTA_NEXT(rta, alen))
+				if (rta->rta_type == IFLA_OPERSTATE &&
+				    *(unsigned char *)RTA_DATA(rta) == IF_OPER_UP)
+					up++;
+		}
+	}
+	close(fd);
+	return up;
+}
+
+/* Wait (up to 10 s) until @n links of the current namespace are UP. */
+static int wait_links_up(int n)
+{
+	long long t0 = now_ms();
+
+	while (links_up() < n) {
+		if (now_ms() - t0 > 10000)
+			return -1;
+		usleep(20000);
+	}
+	return 0;
 }
 
 /* Deterministic contents of message @key: a xorshift stream. */
@@ -351,17 +398,29 @@ FIXTURE(conn) {
 	int lfd;	/* listener in B on CONN_PORT */
 };
 
+/*
+ * One host: its mrc device and its two rails (@s 'a' or 'b', host
+ * number @host), after the lines in @first.
+ */
+static int host_config(char s, int host, const char *first)
+{
+	char d = s == 'a' ? 'A' : 'B';
+
+	return ip_batch("%slink set dev lo up\n"
+			"link add mrc%c type mrc\n"
+			"addr add 10.0.0.%d/24 dev %c0\n"
+			"addr add 10.1.0.%d/24 dev %c1\n"
+			"link set dev %c0 master mrc%c\n"
+			"link set dev %c1 master mrc%c\n"
+			"link set dev %c0 up\n"
+			"link set dev %c1 up\n"
+			"link set dev mrc%c up\n",
+			first, d, host, s, host, s, s, d, s, d, s, s, d);
+}
+
 FIXTURE_SETUP(conn)
 {
-	const char *rails =
-		"link add mrc%c type mrc\n"
-		"addr add 10.0.0.%d/24 dev %c0\n"
-		"addr add 10.1.0.%d/24 dev %c1\n"
-		"link set dev %c0 master mrc%c\n"
-		"link set dev %c1 master mrc%c\n"
-		"link set dev %c0 up\n"
-		"link set dev %c1 up\n"
-		"link set dev mrc%c up\n";
+	char veths[256];
 
 	self->nsa = -1;
 	self->nsb = -1;
@@ -374,22 +433,20 @@ FIXTURE_SETUP(conn)
 	self->nsb = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ASSERT_GE(self->nsb, 0);
 
-	/* In B: the veth pairs (their a-ends go to A), then B's device. */
-	ASSERT_EQ(0, ip_batch("link set dev lo up\n"
-			      "link add b0 type veth peer name a0 netns /proc/%d/fd/%d\n"
-			      "link add b1 type veth peer name a1 netns /proc/%d/fd/%d\n",
-			      getpid(), self->nsa, getpid(), self->nsa));
-	ASSERT_EQ(0, ip_batch(rails, 'B', 2, 'b', 2, 'b', 'b', 'B', 'b', 'B',
-			      'b', 'b', 'B'));
+	/* In B: the veth pairs, their a-ends going to A; then B's device. */
+	snprintf(veths, sizeof(veths),
+		 "link add b0 type veth peer name a0 netns /proc/%d/fd/%d\n"
+		 "link add b1 type veth peer name a1 netns /proc/%d/fd/%d\n",
+		 getpid(), self->nsa, getpid(), self->nsa);
+	ASSERT_EQ(0, host_config('b', 2, veths));
 	self->mrcb = if_nametoindex("mrcB");
 	ASSERT_NE(0, self->mrcb);
 	ASSERT_EQ(0, setns(self->nsa, CLONE_NEWNET));
-	ASSERT_EQ(0, ip_batch("link set dev lo up\n"));
-	ASSERT_EQ(0, ip_batch(rails, 'A', 1, 'a', 1, 'a', 'a', 'A', 'a', 'A',
-			      'a', 'a', 'A'));
-	ASSERT_EQ(0, wait_oper_up("a0 a1 mrcA")) TH_LOG("A's links never came up");
+	ASSERT_EQ(0, host_config('a', 1, ""));
+	/* a0, a1 and mrcA, then b0, b1 and mrcB (lo stays "unknown") */
+	ASSERT_EQ(0, wait_links_up(3)) TH_LOG("A's links never came up");
 	ASSERT_EQ(0, setns(self->nsb, CLONE_NEWNET));
-	ASSERT_EQ(0, wait_oper_up("b0 b1 mrcB")) TH_LOG("B's links never came up");
+	ASSERT_EQ(0, wait_links_up(3)) TH_LOG("B's links never came up");
 	ASSERT_EQ(0, setns(self->nsa, CLONE_NEWNET));
 
 	self->lfd = listener_in(self->nsb, self->nsa, CONN_PORT, 128);

@@ -338,12 +338,22 @@ TEST_F(ns, socket_options)
 {
 	int fd = mrc_socket(), val = 1 << 20, out = 0;
 	socklen_t len = sizeof(out);
+	struct mrc_info info;
+	socklen_t ilen = sizeof(info);
 
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-1, setsockopt(fd, SOL_MRC, 1, &val, sizeof(val)));
 	EXPECT_EQ(ENOPROTOOPT, errno);
-	EXPECT_EQ(-1, getsockopt(fd, SOL_MRC, 1, &out, &len));
+	EXPECT_EQ(-1, getsockopt(fd, SOL_MRC, 99, &out, &len));
 	EXPECT_EQ(ENOPROTOOPT, errno);
+	/* MRC_INFO works on any socket; a short buffer gets a prefix. */
+	memset(&info, 0xff, sizeof(info));
+	EXPECT_EQ(0, getsockopt(fd, SOL_MRC, MRC_INFO, &info, &ilen));
+	EXPECT_EQ(sizeof(info), ilen);
+	EXPECT_EQ(MRC_CONN_STATE_CLOSED, info.state);
+	ilen = 4;
+	EXPECT_EQ(0, getsockopt(fd, SOL_MRC, MRC_INFO, &info, &ilen));
+	EXPECT_EQ(4, ilen);
 	EXPECT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &val, sizeof(val)));
 	len = sizeof(out);
 	EXPECT_EQ(0, getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &out, &len));

@@ -140,8 +140,10 @@ static void mrc_conn_clear_dev(struct mrc_sock *ms)
 	spin_lock(&mdev->conns_lock);
 	list_del_init(&ms->dev_node);
 	spin_unlock(&mdev->conns_lock);
-	ms->mdev = NULL;
-	ms->dev_put = mdev->dev;
+	/* mrc_xmit_list() falls back to @dev_put for a last RESET. */
+	WRITE_ONCE(ms->dev_put, mdev->dev);
+	smp_wmb();
+	WRITE_ONCE(ms->mdev, NULL);
 	sock_hold(&ms->sk);
 	call_rcu(&ms->dev_rcu, mrc_conn_put_dev_rcu);
 }

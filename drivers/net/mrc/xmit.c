@@ -268,8 +268,21 @@ void mrc_xmit_list(struct net *net, struct sk_buff_head *xq)
 	local_bh_disable();
 	rcu_read_lock();
 	while ((skb = __skb_dequeue(xq))) {
-		/* A connection that lost its device drops what it prepared. */
-		struct mrc_dev *mdev = READ_ONCE(MRC_XMIT_CB(skb)->ms->mdev);
+		/*
+		 * A connection that just ended (a RESET is its last packet)
+		 * still reaches its device: the reference goes only after a
+		 * grace period, and packets are prepared and sent in one RCU
+		 * read-side section.
+		 */
+		struct mrc_sock *ms = MRC_XMIT_CB(skb)->ms;
+		struct mrc_dev *mdev = READ_ONCE(ms->mdev);
+		struct net_device *dev;
+
+		if (!mdev) {
+			smp_rmb();
+			dev = READ_ONCE(ms->dev_put);
+			mdev = dev ? netdev_priv(dev) : NULL;
+		}
 
 		if (mdev)
 			mrc_xmit_one(net, mdev, skb);
