@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -366,6 +367,8 @@ static pid_t fork_sender(int fd, const size_t *sizes, int n, unsigned int key)
 
 	if (pid)
 		return pid;
+	/* A failed test must not leave a sender blocked behind it. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	buf = malloc(MAX_MSG);
 	if (!buf)
 		_exit(1);
@@ -740,6 +743,7 @@ TEST_F(conn, recv_wait)
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		usleep(300000);
 		_exit(wait_child(fork_sender(s, one, 1, 9)));
 	}
@@ -929,8 +933,8 @@ struct hello {
 
 TEST_F_TIMEOUT(conn, many_connections, 180)
 {
-	const char *kernel = getenv("MRC_KERNEL");
-	int n = kernel && !strcmp(kernel, "debug") ? 1000 : 1000;
+	/* 1000: about 1 s on the stock kernel, 25 s on the debug kernel (TCG) */
+	const int n = 1000;
 	struct rlimit rl = { 2 * n + 256, 2 * n + 256 };
 	int *cfd = calloc(n, sizeof(int)), *sfd = calloc(n, sizeof(int));
 	char *done = calloc(n, 1), *seen = calloc(n, 1);

@@ -547,7 +547,7 @@ static int mrc_accept_common(struct socket *sock, struct socket *newsock,
 		goto out;
 
 	/* The accept queue's reference becomes the new socket's. */
-	lock_sock(&child->sk);
+	lock_sock_nested(&child->sk, SINGLE_DEPTH_NESTING);
 	sock_graft(&child->sk, newsock);
 	newsock->state = SS_CONNECTED;
 	newsock->ops = sock->ops;
@@ -1035,6 +1035,11 @@ static int mrc_release(struct socket *sock)
 	__skb_queue_head_init(&xq);
 
 	lock_sock(sk);
+	/*
+	 * Orphan first: from here on the packet paths treat the connection
+	 * as one nobody reads (an ACK of our CLOSE must see it).
+	 */
+	sock_orphan(sk);
 	if (ms->state == MRC_ST_LISTEN) {
 		WRITE_ONCE(ms->state, MRC_ST_CLOSED);
 		mrc_unbind(ms);
@@ -1067,7 +1072,6 @@ static int mrc_release(struct socket *sock)
 	mrc_xmit_list(sock_net(sk), &xq);
 	rcu_read_unlock();
 
-	sock_orphan(sk);
 	release_sock(sk);
 	sock->sk = NULL;
 	sock_put(sk);	/* a live connection keeps the table's reference */

@@ -232,13 +232,14 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 		mrc_send_reset(ms, err == ETIMEDOUT ? MRC_RESET_TIMEOUT :
 			       MRC_RESET_ABORT, xq);
 	listener = ms->state == MRC_ST_REQ_RCVD ? ms->listener : NULL;
+	/* The error first: a poller woken by the state change sees it. */
+	if (err)
+		WRITE_ONCE(ms->sk.sk_err, err);
 	mrc_conn_finish(ms);
 	if (listener)
 		mrc_listener_forget(listener, ms);
-	if (err) {
-		WRITE_ONCE(ms->sk.sk_err, err);
+	if (err)
 		sk_error_report(&ms->sk);
-	}
 }
 
 /**

@@ -321,10 +321,18 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, mrc_now_us(), rtt, reo,
 			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
-	/* Nothing outstanding and nothing waiting for credit: no timer. */
+	/*
+	 * Nothing outstanding and nothing waiting for credit: no timer,
+	 * except that an orphan keeps the dead-peer clock running.
+	 */
 	if (!ms->txw.in_flight && !ms->txw.lost &&
-	    skb_queue_empty(&ms->send_queue))
-		sk_stop_timer(&ms->sk, &ms->rto_timer);
+	    skb_queue_empty(&ms->send_queue)) {
+		if (sock_flag(&ms->sk, SOCK_DEAD))
+			sk_reset_timer(&ms->sk, &ms->rto_timer, ms->last_progress +
+				       msecs_to_jiffies(MRC_DEAD_PEER_MS) + 1);
+		else
+			sk_stop_timer(&ms->sk, &ms->rto_timer);
+	}
 	else if (res.acked_pkts || !timer_pending(&ms->rto_timer))
 		mrc_conn_arm_rto(ms);
 	if (ms->close_acked)

@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of core/spray.c: the "mrc" policy's distribution (planes in
+ * proportion to their available windows, EVs uniform within a plane,
+ * checked with chi-square bounds), eligibility rules checked against a
+ * brute-force oracle on random inputs for both policies, avoid_plane,
+ * the SKIP fallback, "none", round-robin order, large windows, lookup
+ * by name.
+ */
+#include "unit.h"
+#include "core/ev.h"
+#include "core/spray.h"
+
+#define NPL	4
+#define PER	8
+#define NEV	(NPL * PER)
+
+struct sp {
+	struct mrc_ev evs[256];
+	struct mrc_spray_plane planes[MRC_SPRAY_MAX_PLANES + 2];
+	u32 rng;
+	u32 cursor;
+	struct mrc_spray_ctx c;
+};
+
+/*
+ * @npl planes of @per GOOD EVs each, interleaved (EV i is on plane
+ * i % npl) so that nothing relies on EVs being grouped by plane.
+ */
+static void sp_init(struct sp *s, u32 npl, u32 per)
+{
+	u32 i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < npl * per; i++)
+		mrc_ev_init(&s->evs[i], 0x100 + i, i % npl, 0);
+	for (i = 0; i < npl; i++) {
+		s->planes[i].avail = 10000;
+		s->planes[i].room = true;
+	}
+	s->rng = unit_rand32();
+	s->c.evs = s->evs;
+	s->c.nevs = npl * per;
+	s->c.planes = s->planes;
+	s->c.nplanes = npl;
+	s->c.rng = &s->rng;
+	s->c.cursor = &s->cursor;
+	s->c.avoid_plane = MRC_SPRAY_NO_AVOID;
+}
+
+static void set_state(struct mrc_ev *e, u8 state)
+{
+	e->state = state;
+}
+
+TEST(spray_find)
+{
+	const struct mrc_spray_ops *o;
+	unsigned int i;
+
+	ASSERT_EQ(&mrc_spray_mrc, mrc_spray_find("mrc"));
+	ASSERT_EQ(&mrc_spray_rr, mrc_spray_find("rr"));
+	EXPECT_EQ(NULL, mrc_spray_find("MRC"));
+	EXPECT_EQ(NULL, mrc_spray_find(""));
+	EXPECT_EQ(NULL, mrc_spray_find("mrc "));
+	EXPECT_EQ(NULL, mrc_spray_find(NULL));
+	EXPECT_STREQ("mrc", mrc_spray_mrc.name);
+	EXPECT_STREQ("rr", mrc_spray_rr.name);
+	EXPECT_EQ(&mrc_spray_mrc, mrc_spray_get(0));	/* the default */
+	for (i = 0; (o = mrc_spray_get(i)); i++)
+		EXPECT_EQ(o, mrc_spray_find(o->name));
+	EXPECT_EQ(2U, i);
+	EXPECT_EQ(NULL, mrc_spray_get(~0U));
+}
+
+TEST(spray_rand)
+{
+	u32 s = 0, x, i, ones = 0;
+
+	/* A zero state is replaced; the state never becomes zero. */
+	x = mrc_spray_rand(&s);
+	EXPECT_NE(0U, s);
+	EXPECT_EQ(x, s);
+	for (i = 0; i < 100000; i++) {
+		x = mrc_spray_rand(&s);
+		ASSERT_NE(0U, s);
+		ones += __builtin_popcount(x);
+	}
+	/* Bits are balanced: 16 per word on average, sigma ~ 894 in total. */
+	EXPECT_LT(1600000U - 6000, ones);
+	EXPECT_GT(1600000U + 6000, ones);
+}
+
+/*
+ * Plane windows in the ratio 1:2:3:4, all with room: the histogram of
+ * 200k picks fits the ratios (chi-square, 3 degrees of freedom), and the
+ * EVs of each plane are picked uniformly (31 degrees of freedom).
+ */
+TEST(spray_weighted_distribution)
+{
+	static struct sp s;
+	u32 plane_hits[NPL] = { 0 }, ev_hits[NEV] = { 0 };
+	const u32 n = 200000;
+	double chi = 0, chi_ev = 0, e, d;
+	u32 i;
+	int k;
+
+	unit_seed();
+	sp_init(&s, NPL, PER);
+	for (i = 0; i < NPL; i++)
+		s.planes[i].avail = 1500 * (i + 1);
+	for (i = 0; i < n; i++) {
+		k = mrc_spray_mrc.pick(&s.c);
+		ASSERT_GE(k, 0);
+		ASSERT_LT(k, NEV);
+		plane_hits[s.evs[k].plane]++;
+		ev_hits[k]++;
+	}
+	for (i = 0; i < NPL; i++) {
+		e = n * (i + 1) / 10.0;
+		d = plane_hits[i] - e;
+		chi += d * d / e;
+		printf("# plane %u: %u picks, expected %.0f\n", i, plane_hits[i], e);
+	}
+	for (i = 0; i < NEV; i++) {
+		e = n * (s.evs[i].plane + 1) / 10.0 / PER;
+		d = ev_hits[i] - e;
+		chi_ev += d * d / e;
+	}
+	printf("# chi2 planes %.2f (3 dof), EVs %.2f (31 dof)\n", chi, chi_ev);
+	/* P(chi2_3 > 25) ~ 1.6e-5; P(chi2_31 > 75) ~ 1.5e-5 */
+	EXPECT_LT(chi, 25.0);
+	EXPECT_LT(chi_ev, 75.0);
+}
+
+/* Windows near 2^32 on many planes: the weights are scaled, not wrapped. */
+TEST(spray_large_windows)
+{
+	static struct sp s;
+	u32 hits[3] = { 0 }, i;
+	int k;
+
+	unit_seed();
+	sp_init(&s, 3, 2);
+	s.planes[0].avail = 0xffffffffU;
+	s.planes[1].avail = 0x7fffffffU;
+	s.planes[2].avail = 1;		/* tiny but not zero */
+	for (i = 0; i < 30000; i++) {
+		k = mrc_spray_mrc.pick(&s.c);
+		ASSERT_GE(k, 0);
+		hits[s.evs[k].plane]++;
+	}
+	/* 2:1, sigma of plane 0's count ~ 82 */
+	EXPECT_LT(20000U - 600, hits[0]);
+	EXPECT_GT(20000U + 600, hits[0]);
+	EXPECT_GT(20U, hits[2]);
+
+	/* 32 planes of 0xffffffff: the total exceeds 2^36; still uniform. */
+	sp_init(&s, MRC_SPRAY_MAX_PLANES, 1);
+	for (i = 0; i < MRC_SPRAY_MAX_PLANES; i++)
+		s.planes[i].avail = 0xffffffffU;
+	memset(hits, 0, sizeof(hits));
+	for (i = 0; i < 32000; i++) {
+		k = mrc_spray_mrc.pick(&s.c);
+		ASSERT_GE(k, 0);
+		if (s.evs[k].plane == 31)
+			hits[0]++;
+	}
+	/* expected 1000, sigma ~ 31 */
+	EXPECT_LT(850U, hits[0]);
+	EXPECT_GT(1150U, hits[0]);
+}
+
+/* Which EVs may be picked, by brute force. */
+struct oracle {
+	int cls;		/* 0 GOOD, 1 SKIP, -1 none */
+	u32 planes;		/* planes the pick may come from */
+};
+
+static int ev_class(const struct mrc_ev *e)
+{
+	return e->state == MRC_EV_GOOD ? 0 : e->state == MRC_EV_SKIP ? 1 : -1;
+}
+
+static struct oracle oracle(const struct mrc_spray_ctx *c)
+{
+	struct oracle o = { -1, 0 };
+	u32 set[2] = { 0, 0 }, i, pl;
+	int cls;
+
+	for (i = 0; i < c->nevs; i++) {
+		cls = ev_class(&c->evs[i]);
+		pl = c->evs[i].plane;
+		if (cls < 0 || pl >= c->nplanes || pl >= MRC_SPRAY_MAX_PLANES ||
+		    !c->planes[pl].avail || !c->planes[pl].room)
+			continue;
+		set[cls] |= 1U << pl;
+	}
+	o.cls = set[0] ? 0 : set[1] ? 1 : -1;
+	if (o.cls < 0)
+		return o;
+	o.planes = set[o.cls];
+	if (c->avoid_plane < 32 && (o.planes & ~(1U << c->avoid_plane)))
+		o.planes &= ~(1U << c->avoid_plane);
+	return o;
+}
+
+/*
+ * Random EV states, windows, rooms, avoided planes, plane numbers out of
+ * range: every pick of both policies is allowed by the oracle, and -1
+ * exactly when the oracle allows nothing.
+ */
+TEST(spray_eligibility_random)
+{
+	static struct sp s;
+	const struct mrc_spray_ops *ops[] = { &mrc_spray_mrc, &mrc_spray_rr };
+	u32 iter, i, npl, nev, picks = 0, nones = 0;
+	struct oracle o;
+	unsigned int pi;
+	int k, j;
+
+	unit_seed();
+	for (iter = 0; iter < 20000; iter++) {
+		npl = 1 + unit_rand32() % (MRC_SPRAY_MAX_PLANES + 2);
+		nev = unit_rand32() % 200;
+		sp_init(&s, 0, 0);
+		s.c.nevs = nev;
+		s.c.nplanes = npl;
+		s.cursor = unit_rand32();
+		for (i = 0; i < nev; i++) {
+			mrc_ev_init(&s.evs[i], i, unit_rand32() % (npl + 1), 0);
+			set_state(&s.evs[i], unit_rand32() % 4 ?
+				  unit_rand32() % 4 : MRC_EV_GOOD);
+		}
+		for (i = 0; i < npl; i++) {
+			s.planes[i].avail = unit_rand32() % 3 ?
+					    unit_rand32() >> (unit_rand32() % 32) : 0;
+			s.planes[i].room = unit_rand32() % 4 != 0;
+		}
+		s.c.avoid_plane = unit_rand32() % 2 ? unit_rand32() % (npl + 2) :
+				  MRC_SPRAY_NO_AVOID;
+		o = oracle(&s.c);
+		for (pi = 0; pi < ARRAY_SIZE(ops); pi++) {
+			for (j = 0; j < 4; j++) {
+				k = ops[pi]->pick(&s.c);
+				if (o.cls < 0) {
+					ASSERT_EQ(-1, k);
+					nones++;
+					continue;
+				}
+				ASSERT_GE(k, 0) {
+					TH_LOG("iter %u %s", iter, ops[pi]->name);
+				}
+				ASSERT_LT((u32)k, nev);
+				ASSERT_EQ(o.cls, ev_class(&s.evs[k])) {
+					TH_LOG("iter %u %s", iter, ops[pi]->name);
+				}
+				ASSERT_NE(0U, o.planes & (1U << s.evs[k].plane)) {
+					TH_LOG("iter %u %s plane %u", iter,
+					       ops[pi]->name, s.evs[k].plane);
+				}
+				if (ops[pi] == &mrc_spray_rr) {
+					ASSERT_LT(s.cursor, nev);
+				}
+				picks++;
+			}
+		}
+	}
+	printf("# %u picks checked, %u nones\n", picks, nones);
+	EXPECT_LT(10000U, picks);
+	EXPECT_LT(1000U, nones);
+}
+
+TEST(spray_none)
+{
+	const struct mrc_spray_ops *ops[] = { &mrc_spray_mrc, &mrc_spray_rr };
+	static struct sp s;
+	unsigned int pi;
+	u32 i;
+
+	unit_seed();
+	for (pi = 0; pi < ARRAY_SIZE(ops); pi++) {
+		/* No window anywhere: wait for ACKs. */
+		sp_init(&s, NPL, PER);
+		for (i = 0; i < NPL; i++)
+			s.planes[i].avail = 0;
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+		/* Window but no transmit space anywhere. */
+		sp_init(&s, NPL, PER);
+		for (i = 0; i < NPL; i++)
+			s.planes[i].room = false;
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+		/* Every EV ASSUMED_BAD or DENIED. */
+		sp_init(&s, NPL, PER);
+		for (i = 0; i < NEV; i++)
+			set_state(&s.evs[i], i % 2 ? MRC_EV_ASSUMED_BAD :
+				  MRC_EV_DENIED);
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+		/* No EVs, no planes. */
+		sp_init(&s, NPL, PER);
+		s.c.nevs = 0;
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+		sp_init(&s, NPL, PER);
+		s.c.nplanes = 0;
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+		/* The only plane with a window has no usable EV. */
+		sp_init(&s, NPL, PER);
+		for (i = 1; i < NPL; i++)
+			s.planes[i].avail = 0;
+		for (i = 0; i < NEV; i += NPL)
+			set_state(&s.evs[i], MRC_EV_ASSUMED_BAD);
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+	}
+}
+
+/*
+ * A plane with a huge window but no GOOD EV is passed over; a full rail
+ * does not stop the others.
+ */
+TEST(spray_skips_planes)
+{
+	const struct mrc_spray_ops *ops[] = { &mrc_spray_mrc, &mrc_spray_rr };
+	static struct sp s;
+	unsigned int pi;
+	u32 i;
+	int k;
+
+	unit_seed();
+	for (pi = 0; pi < ARRAY_SIZE(ops); pi++) {
+		sp_init(&s, NPL, PER);
+		s.planes[0].avail = 1000000;	/* no GOOD EV */
+		s.planes[1].room = false;	/* full queue */
+		s.planes[2].avail = 0;		/* no window */
+		s.planes[3].avail = 1;
+		for (i = 0; i < NEV; i += NPL)
+			set_state(&s.evs[i], i % 8 ? MRC_EV_ASSUMED_BAD :
+				  MRC_EV_DENIED);
+		for (i = 0; i < 1000; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			ASSERT_EQ(3, s.evs[k].plane);
+		}
+	}
+}
+
+/* Only when no eligible plane has a GOOD EV are SKIP EVs used. */
+TEST(spray_skip_fallback)
+{
+	const struct mrc_spray_ops *ops[] = { &mrc_spray_mrc, &mrc_spray_rr };
+	static struct sp s;
+	unsigned int pi;
+	u32 i, hits[NPL];
+	int k;
+
+	unit_seed();
+	for (pi = 0; pi < ARRAY_SIZE(ops); pi++) {
+		/* Plane 0 only SKIP EVs, plane 1 one GOOD EV among SKIPs. */
+		sp_init(&s, 2, PER);
+		for (i = 0; i < 2 * PER; i++)
+			set_state(&s.evs[i], MRC_EV_SKIP);
+		set_state(&s.evs[5], MRC_EV_GOOD);	/* plane 1 */
+		for (i = 0; i < 200; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_EQ(5, k);
+		}
+		/* Its plane has no window: SKIP EVs of plane 0 then. */
+		s.planes[1].avail = 0;
+		for (i = 0; i < 200; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			ASSERT_EQ(0, s.evs[k].plane);
+			ASSERT_EQ(MRC_EV_SKIP, s.evs[k].state);
+		}
+		/* All SKIP, both planes open: both used. */
+		s.planes[1].avail = 10000;
+		set_state(&s.evs[5], MRC_EV_SKIP);
+		memset(hits, 0, sizeof(hits));
+		for (i = 0; i < 2000; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			hits[s.evs[k].plane]++;
+		}
+		EXPECT_LT(800U, hits[0]);
+		EXPECT_LT(800U, hits[1]);
+	}
+}
+
+TEST(spray_avoid_plane)
+{
+	const struct mrc_spray_ops *ops[] = { &mrc_spray_mrc, &mrc_spray_rr };
+	static struct sp s;
+	unsigned int pi;
+	u32 i, hits[NPL];
+	int k;
+
+	unit_seed();
+	for (pi = 0; pi < ARRAY_SIZE(ops); pi++) {
+		/* Respected when another plane is eligible. */
+		sp_init(&s, NPL, PER);
+		s.c.avoid_plane = 2;
+		memset(hits, 0, sizeof(hits));
+		for (i = 0; i < 3000; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			hits[s.evs[k].plane]++;
+		}
+		EXPECT_EQ(0U, hits[2]);
+		EXPECT_LT(500U, hits[0]);
+		EXPECT_LT(500U, hits[1]);
+		EXPECT_LT(500U, hits[3]);
+
+		/* Ignored when it is the only eligible plane. */
+		for (i = 0; i < NPL; i++)
+			s.planes[i].avail = i == 2 ? 5000 : 0;
+		for (i = 0; i < 300; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			ASSERT_EQ(2, s.evs[k].plane);
+		}
+
+		/* A GOOD EV on the avoided plane beats SKIP EVs elsewhere. */
+		sp_init(&s, 2, PER);
+		for (i = 0; i < 2 * PER; i += 2)
+			set_state(&s.evs[i], MRC_EV_SKIP);	/* plane 0 */
+		s.c.avoid_plane = 1;
+		for (i = 0; i < 300; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			ASSERT_EQ(1, s.evs[k].plane);
+			ASSERT_EQ(MRC_EV_GOOD, s.evs[k].state);
+		}
+		/* An avoid_plane out of range is no constraint. */
+		sp_init(&s, NPL, PER);
+		s.c.avoid_plane = NPL + 7;
+		memset(hits, 0, sizeof(hits));
+		for (i = 0; i < 2000; i++) {
+			k = ops[pi]->pick(&s.c);
+			ASSERT_GE(k, 0);
+			hits[s.evs[k].plane]++;
+		}
+		for (i = 0; i < NPL; i++)
+			EXPECT_LT(300U, hits[i]);
+	}
+}
+
+/* Round-robin: GOOD EVs of eligible planes in array order, cyclically. */
+TEST(spray_rr_cycles)
+{
+	/* eligible planes 1 and 2; GOOD among their EVs */
+	static const int order1[] = { 1, 2, 5, 8, 10, 11 };
+	/* all planes open, windows ignored */
+	static const int order2[] = { 1, 2, 7, 9, 10, 11 };
+	static struct sp s;
+	u32 i;
+	int k;
+
+	unit_seed();
+	sp_init(&s, 3, 4);		/* EV i on plane i % 3 */
+	set_state(&s.evs[0], MRC_EV_SKIP);
+	set_state(&s.evs[4], MRC_EV_ASSUMED_BAD);
+	set_state(&s.evs[7], MRC_EV_DENIED);
+	s.planes[0].avail = 0;		/* EVs 0, 3, 6, 9 are out */
+	for (i = 0; i < 3 * ARRAY_SIZE(order1); i++) {
+		k = mrc_spray_rr.pick(&s.c);
+		ASSERT_EQ(order1[i % ARRAY_SIZE(order1)], k) {
+			TH_LOG("pick %u", i);
+		}
+	}
+	/* A huge cursor is taken modulo the EV count: 1000 % 12 = 4. */
+	s.cursor = 1000;
+	EXPECT_EQ(5, mrc_spray_rr.pick(&s.c));
+	EXPECT_EQ(6U, s.cursor);
+
+	s.planes[0].avail = 1;
+	s.planes[1].avail = 1000000;
+	s.planes[2].avail = 7;
+	set_state(&s.evs[3], MRC_EV_SKIP);
+	set_state(&s.evs[5], MRC_EV_DENIED);
+	set_state(&s.evs[6], MRC_EV_ASSUMED_BAD);
+	set_state(&s.evs[7], MRC_EV_GOOD);
+	set_state(&s.evs[8], MRC_EV_SKIP);
+	s.cursor = 0;
+	for (i = 0; i < 3 * ARRAY_SIZE(order2); i++) {
+		k = mrc_spray_rr.pick(&s.c);
+		ASSERT_EQ(order2[i % ARRAY_SIZE(order2)], k) {
+			TH_LOG("pick %u", i);
+		}
+	}
+	/* The last GOOD EV wraps the cursor to 0. */
+	s.cursor = 11;
+	EXPECT_EQ(11, mrc_spray_rr.pick(&s.c));
+	EXPECT_EQ(0U, s.cursor);
+}
+
+TEST_HARNESS_MAIN
