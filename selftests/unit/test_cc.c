@@ -234,8 +234,8 @@ TEST(cc_ai_per_rtt)
 TEST(cc_slow_start)
 {
 	struct mrc_cc_params p;
+	u32 now = 0, w, i, a;
 	struct mrc_cc cc;
-	u32 now = 0, w, i;
 
 	params(&p, true);
 	mrc_cc_init(&cc, &p);
@@ -249,10 +249,11 @@ TEST(cc_slow_start)
 	EXPECT_EQ(2ULL * 320 * MSS * 10000, mrc_cc_pacing_rate(&cc));
 	/* The first mark ends slow start: alpha has decayed 5 rounds. */
 	w = cc.cwnd;
+	a = cc.alpha;
 	mrc_cc_on_sent(&cc, &p, MSS);
 	mrc_cc_on_ack(&cc, &p, MSS, MSS, 100, ++now);
 	EXPECT_EQ(cc.cwnd, cc.ssthresh);
-	EXPECT_EQ(w - (u32)(((u64)w * cc.alpha) >> 21), cc.cwnd);
+	EXPECT_EQ(w - (u32)(((u64)w * a) >> 21), cc.cwnd);
 	EXPECT_GT(w, cc.cwnd);
 	EXPECT_EQ(1ULL, cc.ecn_cuts);
 	/* Then additive increase. */

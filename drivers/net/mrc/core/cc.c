@@ -92,14 +92,14 @@ u32 mrc_cc_max_cwnd_for(u32 mbps, u32 rtt_us)
 }
 
 /*
- * Start a round now: it ends when what is in flight has been accounted
- * for.  When nothing is in flight (idle), it covers what is sent until
- * its first ACK or loss instead.
+ * Start a round now.  It ends when what is in flight, plus what is sent
+ * before its first ACK or loss (the sender's answer to the ACK that
+ * began it), has been acknowledged or declared lost: about one RTT.
  */
 static void mrc_cc_round_start(struct mrc_cc *cc)
 {
 	cc->round_target = cc->in_flight;
-	cc->round_idle = !cc->in_flight;
+	cc->round_open = 1;
 	cc->round_done = 0;
 	cc->round_acked = 0;
 	cc->round_ce = 0;
@@ -122,7 +122,7 @@ void mrc_cc_on_sent(struct mrc_cc *cc, const struct mrc_cc_params *p,
 		    u32 bytes)
 {
 	cc->in_flight = mrc_cc_add_sat(cc->in_flight, bytes);
-	if (cc->round_idle)
+	if (cc->round_open)
 		cc->round_target = mrc_cc_add_sat(cc->round_target, bytes);
 	if ((u64)cc->in_flight + mrc_cc_mss(p) > cc->cwnd)
 		cc->limited |= 1;
@@ -132,7 +132,7 @@ void mrc_cc_on_lost(struct mrc_cc *cc, u32 bytes)
 {
 	cc->in_flight -= bytes < cc->in_flight ? bytes : cc->in_flight;
 	cc->round_done = mrc_cc_add_sat(cc->round_done, bytes);
-	cc->round_idle = 0;
+	cc->round_open = 0;
 	cc->losses++;
 	cc->lost_bytes += bytes;
 }
@@ -191,23 +191,26 @@ static void mrc_cc_grow(struct mrc_cc *cc, const struct mrc_cc_params *p,
 		cc->cwnd = mrc_cc_clamp(w, p);
 		return;
 	}
-	/* One segment per cwnd bytes acknowledged. */
-	n = acked / cc->cwnd;
-	cc->ai_bytes += acked % cc->cwnd;	/* both < 2^30 */
-	if (cc->ai_bytes >= cc->cwnd) {
-		cc->ai_bytes -= cc->cwnd;
-		n++;
-	}
+	/*
+	 * One segment per cwnd bytes acknowledged.  ai_bytes < 2^30 (it was
+	 * below a window, perhaps a larger one before a cut), and so is the
+	 * remainder: no overflow.
+	 */
+	cc->ai_bytes += acked % cc->cwnd;
+	n = acked / cc->cwnd + cc->ai_bytes / cc->cwnd;
+	cc->ai_bytes %= cc->cwnd;
 	if (n)
 		cc->cwnd = mrc_cc_clamp((u64)cc->cwnd + (u64)n * mss, p);
 }
 
-/* A cut: the window is @w now; slow start is over. */
+/*
+ * A cut: the window is @w now; slow start is over.  The progress towards
+ * the next additive increase is kept (cuts may come every round).
+ */
 static void mrc_cc_cut(struct mrc_cc *cc, const struct mrc_cc_params *p, u64 w)
 {
 	cc->cwnd = mrc_cc_clamp(w, p);
 	cc->ssthresh = cc->cwnd;
-	cc->ai_bytes = 0;
 }
 
 /* Delay reaction at the end of a round. */
@@ -268,7 +271,7 @@ void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	cc->round_acked = mrc_cc_add_sat(cc->round_acked, acked_bytes);
 	cc->round_ce = mrc_cc_add_sat(cc->round_ce, ce_bytes);
 	cc->round_done = mrc_cc_add_sat(cc->round_done, acked_bytes);
-	cc->round_idle = 0;
+	cc->round_open = 0;
 
 	if (ce_bytes && !cc->round_ecn_cut) {
 		/* cwnd (1 - alpha / 2), once per round */

@@ -12,11 +12,12 @@
  * mrc_cc_avail() > 0, at most mrc_cc_burst() bytes back to back.
  *
  * Summary:
- *  - Rounds.  A round ends at the first ACK at which the bytes
- *    acknowledged or declared lost since it began reach the bytes that
- *    were in flight when it began (about one RTT when the window is full,
- *    shorter when the sender is application-limited; a round that begins
- *    idle covers what is sent before its first ACK).
+ *  - Rounds.  A round begins at the ACK that ends the previous one.  It
+ *    ends at the first ACK at which the bytes acknowledged or declared
+ *    lost since it began reach the bytes in flight when it began plus
+ *    those sent before its first ACK or loss (the sender's answer to the
+ *    ACK that began it): one RTT when the window is full, shorter when
+ *    the sender is application-limited.
  *  - Growth (only while the window is used: a send left less than one
  *    segment of window in this round or the last): slow start (+acked
  *    bytes) until the first cut if slow_start is set, then additive
@@ -100,16 +101,16 @@ struct mrc_cc_params {
  * @base_prev_us: smallest sample of the previous one (0: none)
  * @base_epoch_us: when the current period began
  * @ai_bytes: acknowledged bytes not yet turned into additive increase
- * @round_target: bytes that end the round (in flight when it began;
- *	if nothing was, sent between its start and its first ACK or loss)
+ * @round_target: bytes that end the round: in flight when it began,
+ *	plus those sent before its first ACK or loss
  * @round_done: bytes acknowledged or declared lost in the round
  * @round_acked: bytes acknowledged in the round
  * @round_ce: of which CE-marked
  * @round_cwnd: @cwnd when the round began
  * @round_min_rtt_us: smallest RTT sample of the round (0: none)
  * @round_ecn_cut: the ECN cut of this round happened
- * @round_idle: the round began with nothing in flight and has seen no
- *	ACK or loss yet: what is sent extends @round_target
+ * @round_open: the round has seen no ACK or loss yet: what is sent
+ *	extends @round_target
  * @limited: bit 0: a send in this round left less than a segment of
  *	window; bit 1: in the previous round.  The window only grows when
  *	one is set
@@ -138,7 +139,7 @@ struct mrc_cc {
 	u32 round_cwnd;
 	u32 round_min_rtt_us;
 	u8 round_ecn_cut;
-	u8 round_idle;
+	u8 round_open;
 	u8 limited;
 	u64 rounds;
 	u64 ecn_rounds;
