@@ -142,7 +142,7 @@ static void mrc_conn_clear_dev(struct mrc_sock *ms)
 	spin_unlock(&mdev->conns_lock);
 	/* mrc_xmit_list() falls back to @dev_put for a last RESET. */
 	WRITE_ONCE(ms->dev_put, mdev->dev);
-	smp_wmb();
+	smp_wmb();	/* @dev_put before @mdev reads NULL; see mrc_xmit_list() */
 	WRITE_ONCE(ms->mdev, NULL);
 	sock_hold(&ms->sk);
 	call_rcu(&ms->dev_rcu, mrc_conn_put_dev_rcu);

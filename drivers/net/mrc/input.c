@@ -332,9 +332,9 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 				       msecs_to_jiffies(MRC_DEAD_PEER_MS) + 1);
 		else
 			sk_stop_timer(&ms->sk, &ms->rto_timer);
-	}
-	else if (res.acked_pkts || !timer_pending(&ms->rto_timer))
+	} else if (res.acked_pkts || !timer_pending(&ms->rto_timer)) {
 		mrc_conn_arm_rto(ms);
+	}
 	if (ms->close_acked)
 		mrc_conn_maybe_done(ms);
 }

@@ -279,7 +279,7 @@ void mrc_xmit_list(struct net *net, struct sk_buff_head *xq)
 		struct net_device *dev;
 
 		if (!mdev) {
-			smp_rmb();
+			smp_rmb();	/* pairs with mrc_conn_clear_dev() */
 			dev = READ_ONCE(ms->dev_put);
 			mdev = dev ? netdev_priv(dev) : NULL;
 		}
