@@ -63,9 +63,11 @@ unit: setup
 style: setup
 	@src=$$($(TOP)/tools/linux-src) && cp=$$src/scripts/checkpatch.pl && \
 	opts="--strict --no-tree --terse --show-types --ignore FILE_PATH_CHANGES" && \
-	$$cp $$opts -f $(filter-out %/compat.h,$(CHECKPATCH_FILES)) && \
+	$$cp $$opts -f $(filter-out %/compat.h %/trace.h,$(CHECKPATCH_FILES)) && \
 	$$cp $$opts --ignore LINUX_VERSION_CODE,CONSTANT_COMPARISON \
 		-f drivers/net/mrc/compat.h && \
+	$$cp $$opts --ignore PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE \
+		-f drivers/net/mrc/trace.h && \
 	echo "checkpatch: clean"
 
 sparse: setup

@@ -107,6 +107,9 @@ def expected_policy(op):
             a = aset[name]
             t = a.yaml['type']
             lo, hi = 0, UMAX.get(t)
+            if t == 'string':
+                # ynl's "string" is the kernel's NLA_NUL_STRING: no range
+                t, lo, hi = 'nul-string', None, None
             checks = a.yaml.get('checks', {})
             if 'enum' in a.yaml:
                 hi = len(ynl.consts[a.yaml['enum']].entries) - 1

@@ -183,6 +183,28 @@ TEST(ev_loss)
 	EXPECT_EQ(1ULL, e.losses);
 }
 
+TEST(ev_unusable)
+{
+	struct mrc_ev e;
+	u8 s;
+
+	for (s = MRC_EV_GOOD; s <= MRC_EV_SKIP; s++) {
+		ev_in(&e, s, 100);
+		e.probe_pending = 1;
+		EXPECT_TRUE(mrc_ev_unusable(&e, 300));
+		EXPECT_EQ(MRC_EV_ASSUMED_BAD, e.state);
+		EXPECT_EQ(300U, e.since_us);
+		EXPECT_EQ(300U, e.probe_sent_us);
+		EXPECT_EQ(0, e.probe_pending);
+		EXPECT_EQ(0ULL, e.losses);	/* not a loss */
+	}
+	EXPECT_FALSE(mrc_ev_unusable(&e, 400));
+	EXPECT_EQ(300U, e.since_us);
+	ev_in(&e, MRC_EV_DENIED, 100);
+	EXPECT_FALSE(mrc_ev_unusable(&e, 400));
+	EXPECT_EQ(MRC_EV_DENIED, e.state);
+}
+
 TEST(ev_probe_success)
 {
 	u32 t = 5000, when, seq = 40;

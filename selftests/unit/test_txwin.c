@@ -856,4 +856,28 @@ TEST(txwin_random_walk_vs_model)
 	TH_LOG("%llu PSNs sent", (unsigned long long)sent);
 }
 
+/* A failed rail: exactly the in-flight packets of its paths become lost. */
+TEST(txwin_lose_paths)
+{
+	static struct tx t;
+	u8 dead[NPATHS] = { 0 };
+	u32 isn = 0xfffffffaU, i;
+
+	tx_init(&t, isn, 16);
+	for (i = 0; i < 12; i++)
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + i, i % 3, 100, i));
+	dead[1] = 1;
+	EXPECT_EQ(4U, mrc_txwin_lose_paths(&t.w, t.paths, dead, cb_lost, &t));
+	EXPECT_EQ(4U, t.nlost);
+	for (i = 0; i < t.nlost && i < MAXCB; i++)
+		EXPECT_EQ(1U, (t.lost[i] - isn) % 3);
+	EXPECT_EQ(8U, t.w.in_flight);
+	EXPECT_EQ(4U, t.w.lost);
+	EXPECT_EQ(0U, t.paths[1].in_flight);
+	EXPECT_EQ(4ULL, t.paths[1].lost);
+	/* Nothing more on those paths: a second call finds nothing. */
+	EXPECT_EQ(0U, mrc_txwin_lose_paths(&t.w, t.paths, dead, cb_lost, &t));
+	check_counters(_metadata, &t);
+}
+
 TEST_HARNESS_MAIN

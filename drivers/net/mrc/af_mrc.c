@@ -963,15 +963,14 @@ static int mrc_setsockopt(struct socket *sock, int level, int optname,
  */
 void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 {
-	u32 plane, planes = 0, i;
+	u32 plane, planes;
 
 	memset(info, 0, sizeof(*info));
 	spin_lock_bh(&ms->lock);
 	info->state = ms->state;
 	info->closing = ms->close_queued | ms->close_acked << 1 |
 			ms->peer_closed << 2;
-	for (i = 0; i < ms->npaths; i++)
-		planes |= BIT(ms->paths[i].plane);
+	planes = ms->planes;
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
 		info->planes += !!(planes & BIT(plane));
 	info->paths = ms->npaths;

@@ -22,6 +22,7 @@
 #include <linux/random.h>
 
 #include "sock.h"
+#include "trace.h"
 
 static struct hlist_head *mrc_conn_bucket(struct mrc_net *mn, u32 id)
 {
@@ -206,6 +207,7 @@ static void mrc_conn_finish(struct mrc_sock *ms)
 {
 	ms->state = MRC_ST_CLOSED;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_path_stop(ms);
 	mrc_conn_stop_ack(ms);
 	mrc_output_purge(ms);
 	mrc_input_purge(ms);
@@ -303,6 +305,9 @@ static void mrc_conn_rto(struct timer_list *t)
 		}
 		ms->backoff = min(ms->backoff + 1, 16U);
 		ms->stats.rto++;
+		trace_mrc_rto(ms->id, ms->txw.una, ms->txw.in_flight, ms->backoff,
+			      mrc_rtt_rto(&ms->rtt, MRC_RTO_MIN_US, MRC_RTO_MAX_US,
+					  MRC_RTO_INIT_US, ms->backoff));
 		mrc_txwin_timeout(&ms->txw, ms->txpaths, mrc_output_lost, ms);
 		mrc_output_push(ms, &xq);
 		mrc_conn_arm_rto(ms);
@@ -334,6 +339,7 @@ void mrc_conn_init(struct mrc_sock *ms)
 	timer_setup(&ms->rto_timer, mrc_conn_rto, 0);
 	hrtimer_init(&ms->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ms->ack_timer.function = mrc_conn_ack_timer;
+	mrc_path_init(ms);
 	ms->last_progress = jiffies;
 }
 

@@ -191,6 +191,52 @@ int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,
 	return 0;
 }
 
+/**
+ * mrc_dev_set_evs_per_plane() - paths per plane of new connections
+ * @mdev: the device
+ * @n: 1..MRC_EVS_PER_PLANE_MAX
+ * @extack: error report
+ *
+ * Context: RTNL.
+ * Return: 0 or -EINVAL.
+ */
+int mrc_dev_set_evs_per_plane(struct mrc_dev *mdev, u32 n,
+			      struct netlink_ext_ack *extack)
+{
+	ASSERT_RTNL();
+	if (n < 1 || n > MRC_EVS_PER_PLANE_MAX) {
+		NL_SET_ERR_MSG_FMT(extack, "evs-per-plane %u out of range 1..%u",
+				   n, MRC_EVS_PER_PLANE_MAX);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mdev->evs_per_plane, n);
+	return 0;
+}
+
+/**
+ * mrc_dev_set_spray() - path choice policy of new connections
+ * @mdev: the device
+ * @name: "mrc" or "rr"
+ * @extack: error report
+ *
+ * Context: RTNL.
+ * Return: 0 or -ENOENT.
+ */
+int mrc_dev_set_spray(struct mrc_dev *mdev, const char *name,
+		      struct netlink_ext_ack *extack)
+{
+	const struct mrc_spray_ops *ops = mrc_spray_find(name);
+
+	ASSERT_RTNL();
+	if (!ops) {
+		NL_SET_ERR_MSG_FMT(extack, "unknown spray policy \"%s\" (mrc, rr)",
+				   name);
+		return -ENOENT;
+	}
+	WRITE_ONCE(mdev->spray, ops);
+	return 0;
+}
+
 static int mrc_ndo_init(struct net_device *dev)
 {
 	struct mrc_dev *mdev = netdev_priv(dev);
@@ -333,6 +379,8 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 	mdev->dev = dev;
 	mdev->udp_port = mrc_params.udp_port;
 	mdev->max_msg_size = MRC_MAX_MSG_SIZE_DEFAULT;
+	mdev->evs_per_plane = MRC_EVS_PER_PLANE_DEFAULT;
+	mdev->spray = &mrc_spray_mrc;
 	netif_carrier_off(dev);
 
 	up = mrc_udp_port_get(dev_net(dev), mdev->udp_port, extack);

@@ -387,10 +387,10 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id, ms->id);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
-	path = mrc_path_pick(ms, -1);
+	path = mrc_path_pick_any(ms);
 	if (path >= 0) {
-		mrc_xmit_prepare(ms, skb, ms->paths[path].plane,
-				 ms->txpaths[path].ev);
+		mrc_xmit_prepare(ms, skb, ms->evs[path].plane,
+				 ms->evs[path].ev);
 	} else if (ms->prail[ms->req_plane].family) {
 		plane = ms->req_plane;
 		mrc_xmit_prepare(ms, skb, plane, 0);

@@ -92,6 +92,7 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 	s64 delay;
 	int path = -1;
 	u8 plane = ms->ack_trig_plane;
+	u16 ev;
 
 	mrc_conn_stop_ack(ms);
 	skb = mrc_xmit_alloc(ms, MRC_ACK_LEN);
@@ -118,15 +119,17 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 	a->ack_delay_us = cpu_to_be32(delay > 0 ? min_t(s64, delay, U32_MAX) : 0);
 
 	/* Back on the plane the trigger came in on, with its EV. */
+	ev = ms->ack_trig.ev;
 	if (!ms->lrail[plane].family || !ms->prail[plane].family) {
-		path = mrc_path_pick(ms, -1);
+		path = mrc_path_pick_any(ms);
 		if (path < 0) {
 			kfree_skb(skb);
 			return;
 		}
-		plane = ms->paths[path].plane;
+		plane = ms->evs[path].plane;
+		ev = ms->evs[path].ev;
 	}
-	mrc_xmit_prepare(ms, skb, plane, ms->ack_trig.ev);
+	mrc_xmit_prepare(ms, skb, plane, ev);
 	__skb_queue_tail(xq, skb);
 	ms->ack_pending = 0;
 	ms->rwnd_adv = be32_to_cpu(a->rwnd_psn);
@@ -279,6 +282,32 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 	return kept;
 }
 
+/* A path probe: echo it on the plane and EV it came on. */
+static void mrc_input_probe_ack(struct mrc_sock *ms, struct mrc_rail *rail,
+				const struct mrc_wire_probe *probe,
+				struct sk_buff_head *xq)
+{
+	struct mrc_wire_probe *p;
+	struct mrc_wire_hdr *h;
+	struct sk_buff *skb;
+
+	if (!ms->prail[rail->plane].family)
+		return;
+	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
+	if (!skb)
+		return;
+	h = skb_put(skb, MRC_HDR_LEN);
+	h->version = MRC_WIRE_VERSION;
+	h->type = MRC_PKT_PROBE_ACK;
+	h->flags = 0;
+	h->dst_conn = cpu_to_be32(ms->peer_id);
+	h->src_conn = cpu_to_be32(ms->id);
+	p = skb_put(skb, sizeof(*p));
+	*p = *probe;
+	mrc_xmit_prepare(ms, skb, rail->plane, be16_to_cpu(probe->ev) & MRC_EV_MAX);
+	__skb_queue_tail(xq, skb);
+}
+
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 			  const struct mrc_pkt *pkt, struct sk_buff_head *xq)
 {
@@ -310,6 +339,9 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 		ms->rwnd_psn = rwnd;
 	if (res.rtt_us)
 		mrc_rtt_sample(&ms->rtt, res.rtt_us);
+	/* Per-plane windows, and ECN/NACK on the trigger's path. */
+	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
+		       pkt->type == MRC_PKT_NACK);
 	if (res.acked_pkts)
 		ms->backoff = 0;
 	/*
@@ -388,14 +420,19 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
 			kept = mrc_input_seg(ms, rail, skb, pkt, ce, xq);
 		break;
 	case MRC_PKT_PROBE:
-		/* Answer with our current credit (a window probe). */
-		if (ms->state == MRC_ST_ESTABLISHED) {
+		if (ms->state != MRC_ST_ESTABLISHED)
+			break;
+		if (!pkt->u.probe.seq) {
+			/* A window probe: answer with our current credit. */
 			ms->ack_trig_plane = rail->plane;
 			mrc_input_send_ack(ms, xq);
+		} else {
+			mrc_input_probe_ack(ms, rail, &pkt->u.probe, xq);
 		}
 		break;
 	case MRC_PKT_PROBE_ACK:
-		/* Path probing arrives with the sprayer. */
+		if (ms->state == MRC_ST_ESTABLISHED)
+			mrc_path_probe_ack(ms, &pkt->u.probe);
 		break;
 	default:
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_TYPE);

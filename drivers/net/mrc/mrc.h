@@ -105,6 +105,7 @@ struct mrc_pcpu_stats {
 
 struct mrc_dev;
 struct mrc_udp_port;
+struct mrc_spray_ops;
 
 /**
  * struct mrc_rail - a lower device of an mrc device (one fabric plane)
@@ -152,6 +153,10 @@ struct mrc_rail {
  * @conns: connections running on the device; @conns_lock
  * @conns_lock: protects @conns
  * @half_open: connections in REQ_RCVD on the device (atomic)
+ * @evs_per_plane: paths per plane of new connections; RTNL, READ_ONCE()
+ * @spray: path choice policy of new connections; RTNL, READ_ONCE()
+ * @ev_trans: path state changes of the device's connections, by new state
+ *	(enum mrc_ev_state), then replacements at __MRC_EV_STATE_MAX
  */
 struct mrc_dev {
 	struct net_device *dev;
@@ -165,6 +170,9 @@ struct mrc_dev {
 	struct list_head conns;
 	spinlock_t conns_lock; /* see above */
 	atomic_t half_open;
+	u32 evs_per_plane;
+	const struct mrc_spray_ops *spray;
+	atomic64_t ev_trans[5];
 };
 
 /**
@@ -216,7 +224,10 @@ struct mrc_net {
 #define MRC_DEAD_PEER_MS	10000	/* no progress for this long: ETIMEDOUT */
 #define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
 #define MRC_ACK_EVERY		2	/* ACK at least every N packets */
-#define MRC_MAX_INFLIGHT	512	/* packets; the congestion control's seam */
+#define MRC_MAX_INFLIGHT	2048	/* packets: a cap above the congestion windows */
+#define MRC_EVS_PER_PLANE_DEFAULT 32	/* paths per plane of a connection */
+#define MRC_EVS_PER_PLANE_MAX	256
+#define MRC_PATH_NTF_MS		10	/* path-change-ntf: at most one per conn per */
 
 /* netns.c */
 struct mrc_net *mrc_net(const struct net *net);
@@ -234,6 +245,10 @@ int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
 			 struct netlink_ext_ack *extack);
 int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,
 			     struct netlink_ext_ack *extack);
+int mrc_dev_set_evs_per_plane(struct mrc_dev *mdev, u32 n,
+			      struct netlink_ext_ack *extack);
+int mrc_dev_set_spray(struct mrc_dev *mdev, const char *name,
+		      struct netlink_ext_ack *extack);
 int mrc_device_init(void);
 void mrc_device_exit(void);
 

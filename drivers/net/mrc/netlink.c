@@ -77,18 +77,101 @@ static_assert((int)MRC_DROP_REASON_SHORT == (int)MRC_DROP_SHORT);
 static_assert((int)MRC_CONN_STATE_TIME_WAIT == (int)MRC_ST_TIME_WAIT);
 static_assert((int)MRC_CONN_STATE_ESTABLISHED == (int)MRC_ST_ESTABLISHED);
 
-/* A connection as described by conn-get. Context: process. */
-static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms,
+/**
+ * struct mrc_nl_plane - snapshot of one plane of a connection
+ * @plane: the plane
+ * @cwnd: congestion window, bytes
+ * @in_flight: bytes in flight
+ * @srtt_us: smoothed RTT
+ * @base_rtt_us: base RTT
+ * @alpha: ECN fraction, units of 2^-20
+ * @evs: paths per state (enum mrc_ev_state)
+ */
+struct mrc_nl_plane {
+	u32 plane;
+	u32 cwnd;
+	u32 in_flight;
+	u32 srtt_us;
+	u32 base_rtt_us;
+	u32 alpha;
+	u32 evs[__MRC_EV_STATE_MAX];
+};
+
+/* Per-plane state of @ms into @pl (MRC_MAX_RAILS); conn lock. */
+static u32 mrc_nl_snap_planes(struct mrc_sock *ms, struct mrc_nl_plane *pl)
+{
+	u32 n = 0, plane, i;
+
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		const struct mrc_cc *cc;
+
+		if (!(ms->planes & BIT(plane)) || !ms->cc)
+			continue;
+		cc = &ms->cc[plane];
+		memset(&pl[n], 0, sizeof(pl[n]));
+		pl[n].plane = plane;
+		pl[n].cwnd = cc->cwnd;
+		pl[n].in_flight = cc->in_flight;
+		pl[n].srtt_us = cc->srtt_us;
+		pl[n].base_rtt_us = cc->base_rtt_us;
+		pl[n].alpha = cc->alpha;
+		for (i = 0; i < ms->npaths; i++)
+			if (ms->evs[i].plane == plane &&
+			    ms->evs[i].state < __MRC_EV_STATE_MAX)
+				pl[n].evs[ms->evs[i].state]++;
+		n++;
+	}
+	return n;
+}
+
+static int mrc_nl_put_planes(struct sk_buff *skb, const struct mrc_nl_plane *pl,
+			     u32 n)
+{
+	struct nlattr *nest;
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		nest = nla_nest_start(skb, MRC_A_CONN_PLANE);
+		if (!nest ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_PLANE, pl[i].plane) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_CWND, pl[i].cwnd) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_IN_FLIGHT, pl[i].in_flight) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_SRTT_US, pl[i].srtt_us) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_BASE_RTT_US, pl[i].base_rtt_us) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_ECN_PPM,
+				(u32)(((u64)pl[i].alpha * 1000000) >> MRC_CC_ALPHA_SHIFT)) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_GOOD, pl[i].evs[MRC_EV_GOOD]) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_SKIP, pl[i].evs[MRC_EV_SKIP]) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_BAD,
+				pl[i].evs[MRC_EV_ASSUMED_BAD]) ||
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_DENIED, pl[i].evs[MRC_EV_DENIED]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
+/*
+ * A connection as described by conn-get (and path-change-ntf).
+ * Context: process or softirq; takes the conn lock.
+ */
+static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 			    u32 portid, u32 seq, int flags)
 {
+	struct mrc_nl_plane *pl;
 	struct sockaddr_mrc local, peer;
 	struct mrc_info i;
-	u32 dev_ifindex;
+	u32 dev_ifindex, npl;
 	bool orphan;
 	void *hdr;
+	int err = -EMSGSIZE;
 
+	pl = kmalloc_array(MRC_MAX_RAILS, sizeof(*pl), GFP_ATOMIC);
+	if (!pl)
+		return -ENOMEM;
 	mrc_sock_info(ms, &i);
 	spin_lock_bh(&ms->lock);
+	npl = mrc_nl_snap_planes(ms, pl);
 	local = ms->local;
 	peer = ms->peer;
 	/* Bound to every address: show the one the connection uses. */
@@ -98,9 +181,9 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms,
 	spin_unlock_bh(&ms->lock);
 	orphan = sock_flag(&ms->sk, SOCK_DEAD);
 
-	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, MRC_CMD_CONN_GET);
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 	if (!hdr)
-		return -EMSGSIZE;
+		goto out;
 	if ((dev_ifindex && nla_put_u32(skb, MRC_A_CONN_DEV_IFINDEX, dev_ifindex)) ||
 	    nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
 	    nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id) ||
@@ -131,12 +214,16 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms,
 	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_DUPS, i.rx_dups, MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_TX, i.acks_tx, MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_RX, i.acks_rx, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_CE_RX, i.ce_rx, MRC_A_CONN_PAD)) {
+	    nla_put_u64_64bit(skb, MRC_A_CONN_CE_RX, i.ce_rx, MRC_A_CONN_PAD) ||
+	    mrc_nl_put_planes(skb, pl, npl)) {
 		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
+		goto out;
 	}
 	genlmsg_end(skb, hdr);
-	return 0;
+	err = 0;
+out:
+	kfree(pl);
+	return err;
 }
 
 static int mrc_nl_put_queues(struct sk_buff *skb, const struct mrc_rail *rail,
@@ -248,8 +335,29 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, const struct mrc_dev *mdev,
 	    nla_put_string(skb, MRC_A_DEV_VERSION, MRC_VERSION) ||
 	    nla_put_u32(skb, MRC_A_DEV_FAMILY, mrc_params.family) ||
 	    nla_put_u16(skb, MRC_A_DEV_UDP_PORT, READ_ONCE(mdev->udp_port)) ||
-	    nla_put_u32(skb, MRC_A_DEV_MAX_MSG_SIZE, READ_ONCE(mdev->max_msg_size)))
+	    nla_put_u32(skb, MRC_A_DEV_MAX_MSG_SIZE, READ_ONCE(mdev->max_msg_size)) ||
+	    nla_put_u32(skb, MRC_A_DEV_EVS_PER_PLANE, READ_ONCE(mdev->evs_per_plane)) ||
+	    nla_put_string(skb, MRC_A_DEV_SPRAY, READ_ONCE(mdev->spray)->name))
 		goto cancel;
+	nest = nla_nest_start(skb, MRC_A_DEV_EV_TRANSITIONS);
+	if (!nest ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_GOOD,
+			      atomic64_read(&mdev->ev_trans[MRC_EV_GOOD]),
+			      MRC_A_EV_TRANSITIONS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_SKIP,
+			      atomic64_read(&mdev->ev_trans[MRC_EV_SKIP]),
+			      MRC_A_EV_TRANSITIONS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_BAD,
+			      atomic64_read(&mdev->ev_trans[MRC_EV_ASSUMED_BAD]),
+			      MRC_A_EV_TRANSITIONS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_DENIED,
+			      atomic64_read(&mdev->ev_trans[MRC_EV_DENIED]),
+			      MRC_A_EV_TRANSITIONS_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_REPLACED,
+			      atomic64_read(&mdev->ev_trans[__MRC_EV_STATE_MAX]),
+			      MRC_A_EV_TRANSITIONS_PAD))
+		goto cancel;
+	nla_nest_end(skb, nest);
 
 	rcu_read_lock();
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
@@ -416,8 +524,10 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (mrc_nl_missing(info, MRC_A_DEV_IFINDEX, "ifindex"))
 		return -EINVAL;
-	if (!tb[MRC_A_DEV_UDP_PORT] && !tb[MRC_A_DEV_MAX_MSG_SIZE]) {
-		NL_SET_ERR_MSG(info->extack, "nothing to change: give udp-port or max-msg-size");
+	if (!tb[MRC_A_DEV_UDP_PORT] && !tb[MRC_A_DEV_MAX_MSG_SIZE] &&
+	    !tb[MRC_A_DEV_EVS_PER_PLANE] && !tb[MRC_A_DEV_SPRAY]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to change: give udp-port, max-msg-size, evs-per-plane or spray");
 		return -EINVAL;
 	}
 
@@ -443,6 +553,23 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 					       info->extack);
 		if (err) {
 			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_MAX_MSG_SIZE]);
+			goto out;
+		}
+	}
+	if (tb[MRC_A_DEV_EVS_PER_PLANE]) {
+		err = mrc_dev_set_evs_per_plane(mdev,
+						nla_get_u32(tb[MRC_A_DEV_EVS_PER_PLANE]),
+						info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_EVS_PER_PLANE]);
+			goto out;
+		}
+	}
+	if (tb[MRC_A_DEV_SPRAY]) {
+		err = mrc_dev_set_spray(mdev, nla_data(tb[MRC_A_DEV_SPRAY]),
+					info->extack);
+		if (err) {
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_SPRAY]);
 			goto out;
 		}
 	}
@@ -673,7 +800,8 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOENT;
 	}
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	err = msg ? mrc_nl_fill_conn(msg, ms, info->snd_portid, info->snd_seq, 0) :
+	err = msg ? mrc_nl_fill_conn(msg, ms, MRC_CMD_CONN_GET,
+					    info->snd_portid, info->snd_seq, 0) :
 		    -ENOMEM;
 	sock_put(&ms->sk);
 	if (err) {
@@ -730,6 +858,7 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 			for (i = 0; i < n; i++) {
 				if (!err)
 					err = mrc_nl_fill_conn(skb, batch[i],
+							       MRC_CMD_CONN_GET,
 							       NETLINK_CB(cb->skb).portid,
 							       cb->nlh->nlmsg_seq, NLM_F_MULTI);
 				if (!err)
@@ -750,6 +879,194 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 	return err ?: skb->len;
 }
 
+/* ---- path operations -------------------------------------------------------- */
+
+/* One path; conn lock held. */
+static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
+			    u32 now, u32 portid, u32 seq)
+{
+	const struct mrc_ev *e = &ms->evs[i];
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, NLM_F_MULTI,
+			  MRC_CMD_PATH_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_PATH_CONN_ID, ms->id) ||
+	    nla_put_u32(skb, MRC_A_PATH_INDEX, i) ||
+	    nla_put_u32(skb, MRC_A_PATH_EV, e->ev) ||
+	    nla_put_u32(skb, MRC_A_PATH_PLANE, e->plane) ||
+	    nla_put_u16(skb, MRC_A_PATH_SPORT, MRC_EV_SPORT(e->ev)) ||
+	    nla_put_u32(skb, MRC_A_PATH_STATE, e->state) ||
+	    nla_put_u32(skb, MRC_A_PATH_SINCE_MS, (now - e->since_us) / 1000) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_PKTS, e->pkts, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_BYTES, e->bytes, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_ACKS, e->acks, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_ECN, e->ecn, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_LOSSES, e->losses, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_NACKS, e->nacks, MRC_A_PATH_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_PATH_PROBES, e->probes, MRC_A_PATH_PAD) ||
+	    nla_put_u32(skb, MRC_A_PATH_RTT_US, e->rtt_us)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+/* Paths of @ms from index *@pos on; advances *@pos. */
+static int mrc_nl_fill_paths(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct mrc_sock *ms, long *pos)
+{
+	u32 now = mrc_now_us();
+	int err = 0;
+
+	spin_lock_bh(&ms->lock);
+	for (; *pos < ms->npaths; (*pos)++) {
+		err = mrc_nl_fill_path(skb, ms, *pos, now,
+				       NETLINK_CB(cb->skb).portid,
+				       cb->nlh->nlmsg_seq);
+		if (err)
+			break;
+	}
+	spin_unlock_bh(&ms->lock);
+	return err;
+}
+
+/*
+ * Paths of one connection (conn-id) or of every connection of the
+ * namespace, device by device.  Resumes at cb->args[0] device,
+ * cb->args[1] connection, cb->args[2] path.
+ */
+static int mrc_nl_path_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct nlattr *filter = mrc_genl_dump_attrs(cb)[MRC_A_PATH_CONN_ID];
+	struct net *net = sock_net(skb->sk);
+	long didx = 0, cidx;
+	struct mrc_sock *ms;
+	struct mrc_dev *mdev;
+	int err = 0;
+
+	if (filter) {
+		ms = mrc_conn_lookup(net, nla_get_u32(filter));
+		if (!ms) {
+			NL_SET_ERR_MSG_FMT(cb->extack, "no connection with id %08x",
+					   nla_get_u32(filter));
+			return -ENOENT;
+		}
+		err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2]);
+		sock_put(&ms->sk);
+		goto out;
+	}
+	rtnl_lock();
+	list_for_each_entry(mdev, &mrc_net(net)->devs, list) {
+		if (didx++ < cb->args[0])
+			continue;
+		for (;;) {
+			ms = NULL;
+			cidx = 0;
+			spin_lock_bh(&mdev->conns_lock);
+			list_for_each_entry(ms, &mdev->conns, dev_node) {
+				if (cidx++ == cb->args[1]) {
+					sock_hold(&ms->sk);
+					break;
+				}
+			}
+			if (list_entry_is_head(ms, &mdev->conns, dev_node))
+				ms = NULL;
+			spin_unlock_bh(&mdev->conns_lock);
+			if (!ms)
+				break;
+			err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2]);
+			sock_put(&ms->sk);
+			if (err)
+				break;
+			cb->args[1]++;
+			cb->args[2] = 0;
+		}
+		if (err)
+			break;
+		cb->args[0]++;
+		cb->args[1] = 0;
+	}
+	rtnl_unlock();
+out:
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
+
+static int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct sk_buff_head xq;
+	struct mrc_sock *ms;
+	bool deny;
+	u32 ev;
+	int err;
+
+	if (mrc_nl_missing(info, MRC_A_PATH_CONN_ID, "conn-id") ||
+	    mrc_nl_missing(info, MRC_A_PATH_EV, "ev") ||
+	    mrc_nl_missing(info, MRC_A_PATH_DENIED, "denied"))
+		return -EINVAL;
+	ev = nla_get_u32(tb[MRC_A_PATH_EV]);
+	deny = nla_get_u8(tb[MRC_A_PATH_DENIED]);
+	ms = mrc_conn_lookup(genl_info_net(info), nla_get_u32(tb[MRC_A_PATH_CONN_ID]));
+	if (!ms) {
+		NL_SET_ERR_MSG_FMT(info->extack, "no connection with id %08x",
+				   nla_get_u32(tb[MRC_A_PATH_CONN_ID]));
+		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_PATH_CONN_ID]);
+		return -ENOENT;
+	}
+	__skb_queue_head_init(&xq);
+	rcu_read_lock();
+	spin_lock_bh(&ms->lock);
+	if (!ms->npaths) {
+		err = -ENOTCONN;
+		NL_SET_ERR_MSG(info->extack, "the connection has no paths (not established)");
+	} else {
+		err = mrc_path_deny(ms, ev, deny);
+		if (err) {
+			NL_SET_ERR_MSG_FMT(info->extack,
+					   "connection %08x has no path with ev %u",
+					   ms->id, ev);
+			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_PATH_EV]);
+		} else {
+			mrc_output_push(ms, &xq);
+		}
+	}
+	spin_unlock_bh(&ms->lock);
+	mrc_xmit_list(sock_net(&ms->sk), &xq);
+	rcu_read_unlock();
+	sock_put(&ms->sk);
+	return err;
+}
+
+/**
+ * mrc_nl_notify_paths() - path-change-ntf: a connection's paths changed
+ * @ms: the connection (not locked)
+ *
+ * Context: any but hard IRQ; allocates atomically.
+ */
+void mrc_nl_notify_paths(struct mrc_sock *ms)
+{
+	struct net *net = sock_net(&ms->sk);
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!skb)
+		return;
+	if (mrc_nl_fill_conn(skb, ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, 0)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
+				GFP_ATOMIC);
+}
+
 /* ---- policies (must match Documentation/netlink/specs/mrc.yaml) ------------- */
 
 static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_IFINDEX + 1] = {
@@ -761,10 +1078,12 @@ static struct netlink_range_validation mrc_max_msg_size_range __ro_after_init = 
 	.max = MRC_MAX_MSG_SIZE_LIMIT,
 };
 
-static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_MAX_MSG_SIZE + 1] = {
+static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_SPRAY + 1] = {
 	[MRC_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[MRC_A_DEV_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[MRC_A_DEV_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_max_msg_size_range),
+	[MRC_A_DEV_EVS_PER_PLANE] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_EVS_PER_PLANE_MAX),
+	[MRC_A_DEV_SPRAY] = { .type = NLA_NUL_STRING },
 };
 
 static const struct nla_policy mrc_rail_add_nl_policy[MRC_A_RAIL_ADMIN_STATE + 1] = {
@@ -794,6 +1113,16 @@ static const struct nla_policy mrc_rail_get_nl_policy[MRC_A_RAIL_IFINDEX + 1] = 
 static const struct nla_policy mrc_conn_get_nl_policy[MRC_A_CONN_ID + 1] = {
 	[MRC_A_CONN_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[MRC_A_CONN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy mrc_path_get_nl_policy[MRC_A_PATH_CONN_ID + 1] = {
+	[MRC_A_PATH_CONN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy mrc_path_set_nl_policy[MRC_A_PATH_DENIED + 1] = {
+	[MRC_A_PATH_CONN_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[MRC_A_PATH_EV] = NLA_POLICY_MAX(NLA_U32, MRC_EV_MAX),
+	[MRC_A_PATH_DENIED] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct genl_ops mrc_nl_ops[] = {
@@ -845,6 +1174,19 @@ static const struct genl_ops mrc_nl_ops[] = {
 		.dumpit = mrc_nl_conn_get_dumpit,
 		.policy = mrc_conn_get_nl_policy,
 		.maxattr = ARRAY_SIZE(mrc_conn_get_nl_policy) - 1,
+	},
+	{
+		.cmd = MRC_CMD_PATH_GET,
+		.dumpit = mrc_nl_path_get_dumpit,
+		.policy = mrc_path_get_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_path_get_nl_policy) - 1,
+	},
+	{
+		.cmd = MRC_CMD_PATH_SET,
+		.doit = mrc_nl_path_set_doit,
+		.policy = mrc_path_set_nl_policy,
+		.maxattr = ARRAY_SIZE(mrc_path_set_nl_policy) - 1,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
 

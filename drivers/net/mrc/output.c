@@ -10,10 +10,10 @@
  * SO_SNDBUF + one message of unacknowledged data.
  *
  * mrc_output_push() then sends what the receiver's credit (rwnd_psn), the
- * scoreboard ring and the in-flight cap (MRC_MAX_INFLIGHT, where the
- * congestion control will plug in) allow: first retransmissions of lost
- * PSNs, each on a path of another plane when there is one, then new
- * segments, each getting the next PSN and the next path.  The original
+ * scoreboard ring, the planes' congestion windows (path.c, core/cc.c) and
+ * a hard in-flight cap (MRC_MAX_INFLIGHT) allow: first retransmissions of
+ * lost PSNs, each on a path of another plane when there is one, then new
+ * segments, each getting the next PSN and a path from the sprayer.  The original
  * segment stays in the ring until acknowledged; a clone with the headers
  * pushed in front goes to the wire.
  */
@@ -22,6 +22,7 @@
 
 #include "core/psn.h"
 #include "sock.h"
+#include "trace.h"
 
 /**
  * mrc_output_queue_msg() - queue a message from the user
@@ -158,31 +159,35 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 
 /* Transmit PSN @psn (its segment is in the ring) on path @path. */
 static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
+			    struct mrc_spray_plane *planes,
 			    struct sk_buff_head *xq)
 {
 	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
+	struct mrc_ev *e = &ms->evs[path];
 	u32 len = MRC_SKB_CB(skb)->len;
+	struct mrc_spray_plane *pl = &planes[e->plane];
 	struct sk_buff *c;
 	int tx;
 
 	tx = mrc_txwin_sent(&ms->txw, ms->txpaths, psn, path, len, mrc_now_us());
 	if (tx < 0)
 		return false;
-	ms->paths[path].pkts++;
-	ms->paths[path].bytes += len;
+	MRC_SKB_CB(skb)->lost = false;
+	mrc_ev_on_sent(e, len);
+	mrc_cc_on_sent(&ms->cc[e->plane], &ms->ccp, len);
+	pl->avail -= min(pl->avail, max_t(u32, len, 1));
 	ms->stats.tx_pkts++;
 	if (tx > 0) {
 		ms->stats.retrans++;
-		ms->paths[path].retrans++;
+		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
 	}
 	/*
 	 * Without a clone the transmission is simply lost: the scoreboard
 	 * and the timer will send it again.
 	 */
-	c = mrc_output_clone(ms, skb, psn, tx, ms->txpaths[path].ev);
+	c = mrc_output_clone(ms, skb, psn, tx, e->ev);
 	if (c) {
-		mrc_xmit_prepare(ms, c, ms->paths[path].plane,
-				 ms->txpaths[path].ev);
+		mrc_xmit_prepare(ms, c, e->plane, e->ev);
 		__skb_queue_tail(xq, c);
 	}
 	return true;
@@ -190,26 +195,32 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 
 /**
  * mrc_output_push() - send what credit and windows allow
- * @ms: the connection (conn lock)
+ * @ms: the connection (conn lock, RCU)
  * @xq: where packets are queued
+ *
+ * Each plane sends at most its free congestion window, and at most one
+ * burst (cc burst-segs) per call: a window that opens wide is filled by
+ * the ACKs that follow, not at once.
  */
 void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
+	struct mrc_spray_plane planes[MRC_MAX_RAILS];
 	struct mrc_txwin *w = &ms->txw;
 	struct sk_buff *skb;
 	u32 psn = w->una;
 	int path;
 
-	if (ms->state != MRC_ST_ESTABLISHED)
+	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
 		return;
+	mrc_path_planes(ms, planes);
 
 	/* Retransmissions first, each away from the plane it was lost on. */
 	while (w->lost && w->in_flight < MRC_MAX_INFLIGHT &&
 	       mrc_txwin_next_lost(w, psn, &psn)) {
 		const struct mrc_txrec *r = &w->rec[psn & (w->size - 1)];
 
-		path = mrc_path_pick(ms, ms->paths[r->path].plane);
-		if (path < 0 || !mrc_output_send(ms, psn, path, xq))
+		path = mrc_path_pick(ms, planes, ms->evs[r->path].plane);
+		if (path < 0 || !mrc_output_send(ms, psn, path, planes, xq))
 			break;
 		psn++;
 	}
@@ -218,7 +229,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	while (!skb_queue_empty(&ms->send_queue) &&
 	       w->in_flight < MRC_MAX_INFLIGHT && mrc_txwin_room(w) &&
 	       mrc_psn_before(w->nxt, ms->rwnd_psn)) {
-		path = mrc_path_pick(ms, -1);
+		path = mrc_path_pick(ms, planes, -1);
 		if (path < 0)
 			break;
 		psn = w->nxt;
@@ -226,7 +237,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		ms->txskb[psn & (w->size - 1)] = skb;
 		if (MRC_SKB_CB(skb)->close)
 			ms->close_psn = psn;
-		if (!mrc_output_send(ms, psn, path, xq)) {
+		if (!mrc_output_send(ms, psn, path, planes, xq)) {
 			/* Cannot happen: room and nxt were checked. */
 			ms->txskb[psn & (w->size - 1)] = NULL;
 			__skb_queue_head(&ms->send_queue, skb);
@@ -244,13 +255,16 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
  * mrc_send_probe() - ask the peer for an ACK (its current credit)
  * @ms: the connection (conn lock)
  * @xq: where the PROBE is queued
+ *
+ * A window probe is a PROBE with sequence number 0; path probes
+ * (path.c) number theirs from 1.
  */
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
 	struct mrc_wire_probe *p;
 	struct mrc_wire_hdr *h;
 	struct sk_buff *skb;
-	int path = mrc_path_pick(ms, -1);
+	int path = mrc_path_pick_any(ms);
 
 	if (path < 0)
 		return;
@@ -264,9 +278,9 @@ void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq)
 	h->dst_conn = cpu_to_be32(ms->peer_id);
 	h->src_conn = cpu_to_be32(ms->id);
 	p = skb_put_zero(skb, sizeof(*p));
-	p->ev = cpu_to_be16(ms->txpaths[path].ev);
+	p->ev = cpu_to_be16(ms->evs[path].ev);
 	p->stamp = cpu_to_be32(mrc_now_us());
-	mrc_xmit_prepare(ms, skb, ms->paths[path].plane, ms->txpaths[path].ev);
+	mrc_xmit_prepare(ms, skb, ms->evs[path].plane, ms->evs[path].ev);
 	__skb_queue_tail(xq, skb);
 }
 
@@ -283,21 +297,62 @@ void mrc_output_acked(void *ctx, u32 psn)
 
 	if (!skb)
 		return;
+	/* Bytes still in a plane's window: the plane's ACK accounting. */
+	if (!MRC_SKB_CB(skb)->lost) {
+		const struct mrc_txrec *r = &ms->txw.rec[idx];
+
+		ms->ack_plane_bytes[ms->evs[r->path].plane] += r->len;
+	}
 	if (MRC_SKB_CB(skb)->close && psn == ms->close_psn)
 		ms->close_acked = true;
 	ms->txskb[idx] = NULL;
 	consume_skb(skb);	/* uncharges the socket, wakes writers */
 }
 
+/* @psn left its plane's window; true if it was still counted there. */
+static bool mrc_output_leave_window(struct mrc_sock *ms, u32 psn, u32 *path)
+{
+	u32 idx = psn & (ms->txw.size - 1);
+	const struct mrc_txrec *r = &ms->txw.rec[idx];
+	struct sk_buff *skb = ms->txskb[idx];
+
+	if (!skb || MRC_SKB_CB(skb)->lost)
+		return false;
+	MRC_SKB_CB(skb)->lost = true;
+	mrc_cc_on_lost(&ms->cc[ms->evs[r->path].plane], r->len);
+	*path = r->path;
+	return true;
+}
+
 /**
  * mrc_output_lost() - scoreboard callback: @psn was declared lost
- * @ctx: the connection
+ * @ctx: the connection (conn lock)
  * @psn: the PSN
  *
- * Nothing to do here: mrc_output_push() sends lost PSNs again.
+ * The packet leaves its plane's window (a loss is no congestion signal)
+ * and its path becomes ASSUMED_BAD; mrc_output_push() sends it again.
  */
 void mrc_output_lost(void *ctx, u32 psn)
 {
+	struct mrc_sock *ms = ctx;
+	u32 path;
+
+	if (mrc_output_leave_window(ms, psn, &path))
+		mrc_path_lost(ms, path);
+}
+
+/**
+ * mrc_output_lost_quiet() - like mrc_output_lost(), path state unchanged
+ * @ctx: the connection (conn lock)
+ * @psn: the PSN
+ *
+ * For a rail failover, which has already set the paths' states.
+ */
+void mrc_output_lost_quiet(void *ctx, u32 psn)
+{
+	u32 path;
+
+	mrc_output_leave_window(ctx, psn, &path);
 }
 
 /**

@@ -1,26 +1,93 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * path.c - a connection's paths and which one the next packet takes.
+ * path.c - a connection's paths, their states, and which one the next
+ * packet takes.
  *
- * A path is an entropy value (EV) on one plane.  A connection gets
- * MRC_EVS_PER_PLANE paths on every plane both ends have a rail on (same
- * address family), with EVs unique within the connection and different
- * between connections (a random base), so ECMP in the fabric spreads them
- * over its links.  Until the sprayer (per-EV state, congestion control)
- * takes over, packets go round-robin over the usable paths; a
- * retransmission avoids the plane its previous transmission took when
- * another one is usable.
+ * A path is an entropy value (EV) on one plane: the UDP source port the
+ * fabric's ECMP hashes on.  A connection gets evs-per-plane paths on every
+ * plane both ends have a rail on (same address family).  EVs come from a
+ * random odd-step sequence, so they are unique within a connection (until
+ * 16384 have been handed out) and differ between connections.
+ *
+ * Each path runs the state machine of core/ev.c (GOOD, SKIP, ASSUMED_BAD,
+ * DENIED); each plane has its congestion window (core/cc.c).  Per packet
+ * the device's spray policy (core/spray.c) picks a GOOD path (SKIP when no
+ * GOOD one is open), weighted by the planes' free windows, among planes
+ * whose rail is up and can transmit.
+ *
+ * The path timer (ev_timer) ends SKIP holds, sends probes on ASSUMED_BAD
+ * paths whose rail is up, replaces paths that keep failing by a fresh EV
+ * on the same plane, and sends the rate-limited path-change notification.
+ *
+ * Everything here runs under the conn lock unless said otherwise.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 
 #include "sock.h"
+#include "trace.h"
+
+/* Tunables of new connections (Documentation/mrc/cc.rst). */
+static unsigned int cc_max_cwnd = MRC_CC_DEF_MAX_CWND;
+module_param(cc_max_cwnd, uint, 0644);
+MODULE_PARM_DESC(cc_max_cwnd, "Largest congestion window of a plane, bytes");
+static unsigned int cc_target_qdelay_us = MRC_CC_DEF_TARGET_QDELAY_US;
+module_param(cc_target_qdelay_us, uint, 0644);
+MODULE_PARM_DESC(cc_target_qdelay_us,
+		 "Queueing delay above which a plane's window shrinks, us (0: base RTT)");
+static unsigned int cc_burst_segs = MRC_CC_DEF_BURST_SEGS;
+module_param(cc_burst_segs, uint, 0644);
+MODULE_PARM_DESC(cc_burst_segs, "Segments a plane may send at once");
+static unsigned int ev_skip_hold_us = MRC_EV_DEF_SKIP_HOLD_US;
+module_param(ev_skip_hold_us, uint, 0644);
+MODULE_PARM_DESC(ev_skip_hold_us, "How long a path is avoided after an ECN echo, us");
+static unsigned int ev_probe_interval_us = MRC_EV_DEF_PROBE_INTERVAL_US;
+module_param(ev_probe_interval_us, uint, 0644);
+MODULE_PARM_DESC(ev_probe_interval_us, "Probe interval of a failed path, us");
+static unsigned int ev_probe_successes = MRC_EV_DEF_PROBE_SUCCESSES;
+module_param(ev_probe_successes, uint, 0644);
+MODULE_PARM_DESC(ev_probe_successes,
+		 "Consecutive probe answers that bring a failed path back");
+static unsigned int ev_replace_after = MRC_EV_DEF_REPLACE_AFTER;
+module_param(ev_replace_after, uint, 0644);
+MODULE_PARM_DESC(ev_replace_after,
+		 "Consecutive probe failures after which a path gets a new EV (0: never)");
+
+/* Lowest timer period in jiffies (the path timer's granularity). */
+#define MRC_PATH_TIMER_MIN	1
+
+static u16 mrc_path_new_ev(struct mrc_sock *ms)
+{
+	return (ms->ev_base + ms->ev_step * ms->ev_count++) & MRC_EV_MAX;
+}
+
+static void mrc_path_params(struct mrc_sock *ms)
+{
+	struct mrc_cc_params *cp = &ms->ccp;
+	struct mrc_ev_params *ep = &ms->evp;
+
+	mrc_cc_params_default(cp, ms->seg_size);
+	cp->max_cwnd = READ_ONCE(cc_max_cwnd);
+	cp->target_qdelay_us = READ_ONCE(cc_target_qdelay_us);
+	cp->burst_segs = clamp_t(u32, READ_ONCE(cc_burst_segs), 1, U16_MAX);
+	if (!mrc_cc_params_valid(cp))
+		mrc_cc_params_default(cp, ms->seg_size);
+
+	mrc_ev_params_default(ep);
+	ep->skip_hold_us = min_t(u32, READ_ONCE(ev_skip_hold_us), 1U << 30);
+	ep->probe_interval_us = clamp_t(u32, READ_ONCE(ev_probe_interval_us),
+					1000, 1U << 30);
+	ep->probe_timeout_us = 2 * ep->probe_interval_us;
+	ep->probe_successes = clamp_t(u32, READ_ONCE(ev_probe_successes), 1, 255);
+	ep->replace_after = min_t(u32, READ_ONCE(ev_replace_after), 255);
+}
 
 /**
  * mrc_path_setup() - create the connection's paths from both rail sets
- * @ms: the connection; @lrail and @prail are filled
+ * @ms: the connection; @lrail, @prail, @seg_size and @mdev are set
  * @gfp: allocation flags
  *
  * Context: conn lock, or the connection is not yet visible.
@@ -28,45 +95,67 @@
  */
 int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp)
 {
-	u16 base = get_random_u32_below(MRC_EV_MAX + 1);
-	u32 n = 0, plane, i;
+	u32 per = ms->mdev ? READ_ONCE(ms->mdev->evs_per_plane) :
+			     MRC_EVS_PER_PLANE_DEFAULT;
+	u32 n = 0, plane, i, now = mrc_now_us();
+	struct mrc_ev *evs;
+	struct mrc_cc *cc;
 
-	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
+	per = clamp_t(u32, per, 1, MRC_MAX_PATHS / MRC_MAX_RAILS);
+	ms->planes = 0;
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		if (ms->lrail[plane].family &&
-		    ms->lrail[plane].family == ms->prail[plane].family)
-			n += MRC_EVS_PER_PLANE;
+		    ms->lrail[plane].family == ms->prail[plane].family) {
+			ms->planes |= BIT(plane);
+			n += per;
+		}
+	}
 	if (!n)
 		return -ENETUNREACH;
-	ms->paths = kcalloc(n, sizeof(*ms->paths), gfp);
+	evs = kcalloc(n, sizeof(*evs), gfp);
+	cc = kcalloc(MRC_MAX_RAILS, sizeof(*cc), gfp);
 	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp);
-	if (!ms->paths || !ms->txpaths) {
-		kfree(ms->paths);
+	ms->path_scratch = kzalloc(n, gfp);
+	if (!evs || !cc || !ms->txpaths || !ms->path_scratch) {
+		kfree(evs);
+		kfree(cc);
 		kfree(ms->txpaths);
-		ms->paths = NULL;
+		kfree(ms->path_scratch);
 		ms->txpaths = NULL;
+		ms->path_scratch = NULL;
+		ms->planes = 0;
 		return -ENOMEM;
 	}
+	mrc_path_params(ms);
+	ms->ev_base = get_random_u32_below(MRC_EV_MAX + 1);
+	ms->ev_step = get_random_u32_below(MRC_EV_MAX + 1) | 1;
+	ms->ev_count = 0;
 	n = 0;
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
-		if (!ms->lrail[plane].family ||
-		    ms->lrail[plane].family != ms->prail[plane].family)
+		if (!(ms->planes & BIT(plane)))
 			continue;
 		if (!(ms->dst_planes & BIT(plane)) &&
 		    !dst_cache_init(&ms->dst[plane], gfp))
 			ms->dst_planes |= BIT(plane);
-		for (i = 0; i < MRC_EVS_PER_PLANE; i++, n++) {
-			ms->paths[n].plane = plane;
-			ms->txpaths[n].ev = (base + n) & MRC_EV_MAX;
+		mrc_cc_init(&cc[plane], &ms->ccp);
+		for (i = 0; i < per; i++, n++) {
+			mrc_ev_init(&evs[n], mrc_path_new_ev(ms), plane, now);
+			ms->txpaths[n].ev = evs[n].ev;
 		}
 	}
+	ms->spray = (ms->mdev ? READ_ONCE(ms->mdev->spray) : NULL) ?: &mrc_spray_mrc;
+	ms->spray_rng = get_random_u32() | 1;
+	ms->spray_cursor = get_random_u32_below(n);
 	ms->npaths = n;
-	ms->next_path = get_random_u32_below(n);
+	ms->evs = evs;
+	/* Readers without the conn lock (sysfs sums) see initialised state. */
+	smp_store_release(&ms->cc, cc);
 	return 0;
 }
 
 /**
  * mrc_path_free() - forget the paths
- * @ms: the connection, no longer on any packet path
+ * @ms: the connection, no longer on any packet path or device list
  */
 void mrc_path_free(struct mrc_sock *ms)
 {
@@ -76,55 +165,533 @@ void mrc_path_free(struct mrc_sock *ms)
 		if (ms->dst_planes & BIT(plane))
 			dst_cache_destroy(&ms->dst[plane]);
 	ms->dst_planes = 0;
-	kfree(ms->paths);
+	kfree(ms->evs);
+	kfree(ms->cc);
 	kfree(ms->txpaths);
-	ms->paths = NULL;
+	kfree(ms->path_scratch);
+	ms->evs = NULL;
+	ms->cc = NULL;
 	ms->txpaths = NULL;
+	ms->path_scratch = NULL;
 	ms->npaths = 0;
+	ms->planes = 0;
 }
 
-/* Is our rail on @plane up? Context: RCU or RTNL or conn lock + RCU. */
-static bool mrc_path_plane_up(const struct mrc_sock *ms, u8 plane)
+/* Can our rail on @plane take a packet now?  Context: RCU. */
+static bool mrc_path_rail_room(const struct mrc_sock *ms, u8 plane)
 {
 	const struct mrc_rail *rail;
-	bool up;
+	struct net_device *dev;
+	u32 q;
 
-	rcu_read_lock();
+	if (!ms->mdev)
+		return false;
 	rail = rcu_dereference(ms->mdev->rails[plane]);
-	up = rail && READ_ONCE(rail->oper_state) == MRC_OPER_STATE_UP;
-	rcu_read_unlock();
-	return up;
+	if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP)
+		return false;
+	/* Some TX queue not stopped (qdiscs queue behind a stopped one). */
+	dev = rail->dev;
+	for (q = 0; q < dev->real_num_tx_queues; q++)
+		if (!netif_xmit_stopped(netdev_get_tx_queue(dev, q)))
+			return true;
+	return false;
+}
+
+/* Is our rail on @plane up?  Context: RCU. */
+static bool mrc_path_rail_up(const struct mrc_sock *ms, u8 plane)
+{
+	const struct mrc_rail *rail;
+
+	if (!ms->mdev)
+		return false;
+	rail = rcu_dereference(ms->mdev->rails[plane]);
+	return rail && READ_ONCE(rail->oper_state) == MRC_OPER_STATE_UP;
 }
 
 /**
- * mrc_path_pick() - the path for the next packet
- * @ms: the connection (conn lock held)
- * @avoid_plane: a plane to avoid if another is usable, or -1
+ * mrc_path_planes() - what each plane may send now
+ * @ms: the connection
+ * @planes: MRC_MAX_RAILS entries, filled: free window (at most one burst)
+ *	and whether the rail can transmit
  *
- * Return: a path index, or -1 if no path is usable.
+ * Context: conn lock, RCU.
  */
-int mrc_path_pick(struct mrc_sock *ms, int avoid_plane)
+void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes)
 {
-	int fallback = -1;
-	u32 i;
+	u32 plane;
 
-	if (!ms->npaths || !ms->mdev)
-		return -1;
-	for (i = 0; i < ms->npaths; i++) {
-		u32 p = (ms->next_path + i) % ms->npaths;
-		u8 plane = ms->paths[p].plane;
-
-		if (!mrc_path_plane_up(ms, plane))
-			continue;
-		if (plane == avoid_plane) {
-			if (fallback < 0)
-				fallback = p;
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		if (!(ms->planes & BIT(plane))) {
+			planes[plane].avail = 0;
+			planes[plane].room = false;
 			continue;
 		}
-		ms->next_path = p + 1;
-		return p;
+		planes[plane].avail = mrc_cc_burst(&ms->cc[plane], &ms->ccp);
+		planes[plane].room = mrc_path_rail_room(ms, plane);
 	}
-	if (fallback >= 0)
-		ms->next_path = fallback + 1;
-	return fallback;
+}
+
+/**
+ * mrc_path_pick() - the path of the next data packet
+ * @ms: the connection
+ * @planes: from mrc_path_planes(), charged by the caller as it sends
+ * @avoid_plane: a plane to avoid if another one is open, or -1
+ *
+ * When no GOOD or SKIP path is open but a plane has window and an up
+ * rail, a path of that plane in ASSUMED_BAD is used as a last resort:
+ * the data must go somewhere (every path of a lossy fabric can be marked
+ * at once), and its delivery is itself a probe.
+ *
+ * Context: conn lock, RCU.
+ * Return: a path index, or -1 if nothing may be sent now.
+ */
+int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
+		  int avoid_plane)
+{
+	struct mrc_spray_ctx c = {
+		.evs = ms->evs,
+		.nevs = ms->npaths,
+		.planes = planes,
+		.nplanes = ms->planes ? fls(ms->planes) : 0,
+		.rng = &ms->spray_rng,
+		.cursor = &ms->spray_cursor,
+		.avoid_plane = avoid_plane < 0 ? MRC_SPRAY_NO_AVOID : avoid_plane,
+	};
+	u32 i, start;
+	int p;
+
+	if (!ms->npaths)
+		return -1;
+	p = ms->spray->pick(&c);
+	if (p >= 0)
+		return p;
+	for (i = 0; i < ms->npaths; i++)
+		if (mrc_ev_usable(&ms->evs[i]) &&
+		    planes[ms->evs[i].plane].room)
+			return -1;	/* usable paths, just no window */
+	start = mrc_spray_rand(&ms->spray_rng) % ms->npaths;
+	for (i = 0; i < ms->npaths; i++) {
+		struct mrc_ev *e = &ms->evs[(start + i) % ms->npaths];
+
+		if (e->state == MRC_EV_ASSUMED_BAD && planes[e->plane].room &&
+		    planes[e->plane].avail)
+			return (start + i) % ms->npaths;
+	}
+	return -1;
+}
+
+/**
+ * mrc_path_pick_any() - a path for a control packet (ACK, PROBE, RESET)
+ * @ms: the connection
+ *
+ * Any non-denied path whose rail is up, usable ones first; control
+ * packets ignore congestion windows.
+ *
+ * Context: conn lock, RCU.
+ * Return: a path index, or -1.
+ */
+int mrc_path_pick_any(struct mrc_sock *ms)
+{
+	u32 i, start, pass;
+
+	if (!ms->npaths)
+		return -1;
+	start = mrc_spray_rand(&ms->spray_rng) % ms->npaths;
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < ms->npaths; i++) {
+			u32 p = (start + i) % ms->npaths;
+			struct mrc_ev *e = &ms->evs[p];
+
+			if (e->state == MRC_EV_DENIED ||
+			    (!pass && !mrc_ev_usable(e)) ||
+			    !mrc_path_rail_up(ms, e->plane))
+				continue;
+			return p;
+		}
+	}
+	return -1;
+}
+
+/* Arm the path timer for @when (jiffies) unless it fires earlier. */
+static void mrc_path_timer_at(struct mrc_sock *ms, unsigned long when)
+{
+	if (ms->state != MRC_ST_ESTABLISHED && ms->state != MRC_ST_TIME_WAIT)
+		return;
+	if (time_before(when, jiffies + MRC_PATH_TIMER_MIN))
+		when = jiffies + MRC_PATH_TIMER_MIN;
+	if (timer_pending(&ms->ev_timer) &&
+	    time_before_eq(ms->ev_timer.expires, when))
+		return;
+	sk_reset_timer(&ms->sk, &ms->ev_timer, when);
+}
+
+/**
+ * mrc_path_changed() - path @path left @old_state: count, trace, notify
+ * @ms: the connection
+ * @path: the path
+ * @old_state: its previous state
+ */
+void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state)
+{
+	struct mrc_ev *e = &ms->evs[path];
+
+	trace_mrc_ev_state(ms->id, path, e->ev, e->plane, old_state, e->state);
+	if (ms->mdev)
+		atomic64_inc(&ms->mdev->ev_trans[e->state]);
+	ms->path_dirty = true;
+	/* The timer sends the notification and follows the new state. */
+	mrc_path_timer_at(ms, ms->path_ntf_at);
+}
+
+/**
+ * mrc_path_lost() - a packet sent on @path was declared lost
+ * @ms: the connection
+ * @path: the path
+ */
+void mrc_path_lost(struct mrc_sock *ms, u32 path)
+{
+	struct mrc_ev *e = &ms->evs[path];
+	u8 old = e->state;
+
+	if (mrc_ev_on_loss(e, mrc_now_us()))
+		mrc_path_changed(ms, path, old);
+}
+
+/**
+ * mrc_path_acked() - an ACK (or NACK) arrived: per-plane congestion
+ *	control and the trigger's path
+ * @ms: the connection; @ack_plane_bytes holds what the ACK acknowledged
+ *	per plane (cleared here)
+ * @res: the scoreboard's view of the ACK
+ * @ce: the trigger carried CE
+ * @nack: it was a NACK
+ */
+void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
+		    bool ce, bool nack)
+{
+	u32 now = mrc_now_us(), plane, ce_bytes = 0;
+	int tp = -1;
+
+	if (res->trig_path >= 0 && res->trig_path < ms->npaths) {
+		struct mrc_ev *e = &ms->evs[res->trig_path];
+		u8 old = e->state;
+		bool changed = false;
+
+		tp = e->plane;
+		mrc_ev_on_ack(e, res->rtt_us);
+		if (ce)
+			changed = mrc_ev_on_ecn(e, &ms->evp, now);
+		if (nack)
+			changed |= mrc_ev_on_nack(e, &ms->evp, now);
+		if (changed)
+			mrc_path_changed(ms, res->trig_path, old);
+		if (ce)
+			ce_bytes = ms->ack_plane_bytes[tp] ?: ms->seg_size;
+	}
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+		u32 bytes = ms->ack_plane_bytes[plane];
+
+		if (!bytes && plane != tp)
+			continue;
+		ms->ack_plane_bytes[plane] = 0;
+		mrc_cc_on_ack(&ms->cc[plane], &ms->ccp, bytes,
+			      plane == tp ? min(ce_bytes, bytes) : 0,
+			      plane == tp ? res->rtt_us : 0, now);
+	}
+}
+
+/**
+ * mrc_path_deny() - exclude a path from traffic, or allow it again
+ * @ms: the connection (conn lock)
+ * @ev: the path's EV
+ * @deny: exclude it
+ *
+ * Return: 0, or -ENOENT if the connection has no path with that EV.
+ */
+int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny)
+{
+	u32 i;
+
+	for (i = 0; i < ms->npaths; i++) {
+		struct mrc_ev *e = &ms->evs[i];
+		u8 old = e->state;
+
+		if (e->ev != ev)
+			continue;
+		if (mrc_ev_deny(e, deny, mrc_now_us()))
+			mrc_path_changed(ms, i, old);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* Send a PROBE on path @path. */
+static void mrc_path_send_probe(struct mrc_sock *ms, u32 path,
+				struct sk_buff_head *xq)
+{
+	struct mrc_ev *e = &ms->evs[path];
+	struct mrc_wire_probe *p;
+	struct mrc_wire_hdr *h;
+	struct sk_buff *skb;
+	u32 now = mrc_now_us();
+
+	if (!++ms->probe_seq)
+		ms->probe_seq = 1;	/* 0 is the window probe */
+	if (!mrc_ev_probe_sent(e, ms->probe_seq, now))
+		return;
+	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
+	if (!skb)
+		return;		/* counts as a failed probe after the timeout */
+	h = skb_put(skb, MRC_HDR_LEN);
+	h->version = MRC_WIRE_VERSION;
+	h->type = MRC_PKT_PROBE;
+	h->flags = 0;
+	h->dst_conn = cpu_to_be32(ms->peer_id);
+	h->src_conn = cpu_to_be32(ms->id);
+	p = skb_put_zero(skb, sizeof(*p));
+	p->seq = cpu_to_be32(ms->probe_seq);
+	p->ev = cpu_to_be16(e->ev);
+	p->stamp = cpu_to_be32(now);
+	mrc_xmit_prepare(ms, skb, e->plane, e->ev);
+	__skb_queue_tail(xq, skb);
+}
+
+/**
+ * mrc_path_probe_ack() - a PROBE_ACK arrived
+ * @ms: the connection
+ * @p: its body
+ */
+void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p)
+{
+	u32 seq = be32_to_cpu(p->seq), i;
+	u16 ev = be16_to_cpu(p->ev);
+
+	for (i = 0; i < ms->npaths; i++) {
+		struct mrc_ev *e = &ms->evs[i];
+		u8 old = e->state;
+
+		if (e->ev != ev || !e->probe_pending || e->probe_seq != seq)
+			continue;
+		if (mrc_ev_probe_acked(e, seq, &ms->evp, mrc_now_us()))
+			mrc_path_changed(ms, i, old);
+		else
+			mrc_path_timer_at(ms, jiffies);
+		return;
+	}
+}
+
+/* Give path @path a fresh EV on the same plane. */
+static void mrc_path_replace(struct mrc_sock *ms, u32 path)
+{
+	struct mrc_ev *e = &ms->evs[path];
+	u16 old_ev = e->ev;
+	u8 old = e->state;
+
+	mrc_ev_replace(e, mrc_path_new_ev(ms), mrc_now_us());
+	ms->txpaths[path].ev = e->ev;
+	trace_mrc_ev_replace(ms->id, path, e->plane, old_ev, e->ev);
+	if (ms->mdev)
+		atomic64_inc(&ms->mdev->ev_trans[__MRC_EV_STATE_MAX]);
+	if (old != e->state)
+		mrc_path_changed(ms, path, old);
+}
+
+/* The path timer: holds, probes, replacements, notifications. */
+static void mrc_path_timer(struct timer_list *t)
+{
+	struct mrc_sock *ms = from_timer(ms, t, ev_timer);
+	unsigned long next = 0;
+	bool notify = false, good = false;
+	struct sk_buff_head xq;
+	u32 now = mrc_now_us(), i, when;
+	s32 soonest = S32_MAX;
+
+	__skb_queue_head_init(&xq);
+	rcu_read_lock();
+	spin_lock(&ms->lock);
+	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
+		goto unlock;
+	for (i = 0; i < ms->npaths; i++) {
+		struct mrc_ev *e = &ms->evs[i];
+		u8 old = e->state;
+
+		if (mrc_ev_tick(e, &ms->evp, now)) {
+			mrc_path_changed(ms, i, old);
+			good |= e->state == MRC_EV_GOOD;
+		}
+		if (e->state != MRC_EV_ASSUMED_BAD)
+			goto next_event;
+		/* A rail that is down is not probed: it comes back by probes. */
+		if (!mrc_path_rail_up(ms, e->plane))
+			continue;
+		if (mrc_ev_wants_replacement(e, &ms->evp))
+			mrc_path_replace(ms, i);
+		else if (mrc_ev_probe_due(e, &ms->evp, now))
+			mrc_path_send_probe(ms, i, &xq);
+next_event:
+		if (mrc_ev_next_event(e, &ms->evp, &when) &&
+		    (s32)(when - now) < soonest)
+			soonest = max_t(s32, (s32)(when - now), 0);
+	}
+	if (soonest != S32_MAX)
+		next = jiffies + usecs_to_jiffies(soonest);
+	/* EVs on down rails: look again at the probe interval. */
+	for (i = 0; i < ms->npaths; i++) {
+		if (ms->evs[i].state == MRC_EV_ASSUMED_BAD) {
+			unsigned long at = jiffies +
+				usecs_to_jiffies(ms->evp.probe_interval_us);
+
+			if (!next || time_before(at, next))
+				next = at;
+			break;
+		}
+	}
+	if (ms->path_dirty) {
+		if (time_after_eq(jiffies, ms->path_ntf_at)) {
+			notify = true;
+			ms->path_dirty = false;
+			ms->path_ntf_at = jiffies +
+				msecs_to_jiffies(MRC_PATH_NTF_MS);
+		} else if (!next || time_before(ms->path_ntf_at, next)) {
+			next = ms->path_ntf_at;
+		}
+	}
+	if (good)
+		mrc_output_push(ms, &xq);
+	if (next)
+		mrc_path_timer_at(ms, next);
+unlock:
+	spin_unlock(&ms->lock);
+	mrc_xmit_list(sock_net(&ms->sk), &xq);
+	rcu_read_unlock();
+	if (notify)
+		mrc_nl_notify_paths(ms);
+	sock_put(&ms->sk);
+}
+
+/**
+ * mrc_path_init() - set up the path timer of a new socket
+ * @ms: the socket
+ */
+void mrc_path_init(struct mrc_sock *ms)
+{
+	timer_setup(&ms->ev_timer, mrc_path_timer, 0);
+	ms->path_ntf_at = jiffies;
+}
+
+/**
+ * mrc_path_stop() - stop the path timer (the connection is finishing)
+ * @ms: the connection (conn lock)
+ */
+void mrc_path_stop(struct mrc_sock *ms)
+{
+	sk_stop_timer(&ms->sk, &ms->ev_timer);
+}
+
+/* Scoreboard callback of a rail failover: the packet leaves its window. */
+static void mrc_path_failover_lost(void *ctx, u32 psn)
+{
+	mrc_output_lost_quiet(ctx, psn);
+}
+
+/* Our rail on @plane went away: its paths stop, its packets go elsewhere. */
+static void mrc_path_rail_down(struct mrc_sock *ms, u8 plane,
+			       struct sk_buff_head *xq)
+{
+	u32 now = mrc_now_us(), i, lost;
+
+	if (ms->state != MRC_ST_ESTABLISHED || !(ms->planes & BIT(plane)))
+		return;
+	for (i = 0; i < ms->npaths; i++) {
+		struct mrc_ev *e = &ms->evs[i];
+		u8 old = e->state;
+
+		ms->path_scratch[i] = e->plane == plane;
+		if (e->plane == plane && mrc_ev_unusable(e, now))
+			mrc_path_changed(ms, i, old);
+	}
+	lost = mrc_txwin_lose_paths(&ms->txw, ms->txpaths, ms->path_scratch,
+				    mrc_path_failover_lost, ms);
+	if (lost)
+		trace_mrc_failover(ms->id, plane, lost);
+	mrc_output_push(ms, xq);
+}
+
+/**
+ * mrc_conns_rail_down() - a rail of @mdev is down, detached or changed MTU
+ * @mdev: the device
+ * @plane: the rail's plane
+ *
+ * Every connection of the device stops using the plane at once and sends
+ * what was in flight on it again on its other planes.
+ *
+ * Context: process (RTNL) or softirq; takes the device's and each
+ * connection's lock in turn.
+ */
+void mrc_conns_rail_down(struct mrc_dev *mdev, u8 plane)
+{
+	struct mrc_sock *batch[32];
+	struct sk_buff_head xq;
+	struct mrc_sock *ms;
+	u32 n, i, skip = 0;
+
+	__skb_queue_head_init(&xq);
+	do {
+		n = 0;
+		i = 0;
+		spin_lock_bh(&mdev->conns_lock);
+		list_for_each_entry(ms, &mdev->conns, dev_node) {
+			if (i++ < skip)
+				continue;
+			sock_hold(&ms->sk);
+			batch[n++] = ms;
+			if (n == ARRAY_SIZE(batch))
+				break;
+		}
+		spin_unlock_bh(&mdev->conns_lock);
+		skip += n;
+		for (i = 0; i < n; i++) {
+			ms = batch[i];
+			rcu_read_lock();
+			spin_lock_bh(&ms->lock);
+			if (ms->mdev == mdev)
+				mrc_path_rail_down(ms, plane, &xq);
+			spin_unlock_bh(&ms->lock);
+			mrc_xmit_list(sock_net(&ms->sk), &xq);
+			rcu_read_unlock();
+			sock_put(&ms->sk);
+		}
+	} while (n == ARRAY_SIZE(batch));
+}
+
+/**
+ * mrc_conns_plane_sums() - bytes in flight and windows of a plane, summed
+ *	over a device's connections
+ * @mdev: the device
+ * @plane: the plane
+ * @in_flight: filled: sum of the connections' bytes in flight on it
+ * @cwnd: filled: sum of their congestion windows on it
+ *
+ * Unlocked reads of each connection's counters: a snapshot for sysfs.
+ */
+void mrc_conns_plane_sums(struct mrc_dev *mdev, u32 plane, u64 *in_flight,
+			  u64 *cwnd)
+{
+	struct mrc_sock *ms;
+
+	*in_flight = 0;
+	*cwnd = 0;
+	if (plane >= MRC_MAX_RAILS)
+		return;
+	spin_lock_bh(&mdev->conns_lock);
+	list_for_each_entry(ms, &mdev->conns, dev_node) {
+		/* Published by mrc_path_setup(), freed after leaving the list. */
+		const struct mrc_cc *cc = smp_load_acquire(&ms->cc);
+
+		if (!cc || !(READ_ONCE(ms->planes) & BIT(plane)))
+			continue;
+		*in_flight += READ_ONCE(cc[plane].in_flight);
+		*cwnd += READ_ONCE(cc[plane].cwnd);
+	}
+	spin_unlock_bh(&mdev->conns_lock);
 }

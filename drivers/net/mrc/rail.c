@@ -24,7 +24,7 @@
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 
-#include "mrc.h"
+#include "sock.h"
 
 /**
  * mrc_rail_from_dev() - the rail a netdevice is, if any
@@ -90,6 +90,9 @@ static void mrc_rail_update_state(struct mrc_rail *rail, bool notify)
 		return;
 	WRITE_ONCE(rail->oper_state, state);
 	mrc_dev_update_carrier(rail->mdev);
+	/* Failover now; a rail coming up rejoins through path probes. */
+	if (state != MRC_OPER_STATE_UP)
+		mrc_conns_rail_down(rail->mdev, rail->plane);
 	if (notify) {
 		mrc_nl_notify_rail(rail, MRC_CMD_RAIL_CHANGE_NTF, GFP_KERNEL);
 		mrc_nl_notify_dev(rail->mdev, MRC_CMD_DEV_CHANGE_NTF);
@@ -228,6 +231,7 @@ void mrc_rail_detach(struct mrc_rail *rail)
 	ASSERT_RTNL();
 	RCU_INIT_POINTER(mdev->rails[rail->plane], NULL);
 	mdev->nr_rails--;
+	mrc_conns_rail_down(mdev, rail->plane);
 	mrc_nl_notify_rail(rail, MRC_CMD_RAIL_DEL_NTF, GFP_KERNEL);
 	netdev_upper_dev_unlink(rail->dev, mdev->dev);
 	kobject_del(&rail->kobj);
@@ -286,6 +290,7 @@ int mrc_rail_set_plane(struct mrc_rail *rail, u32 plane,
 		return -EBUSY;
 	}
 	RCU_INIT_POINTER(mdev->rails[rail->plane], NULL);
+	mrc_conns_rail_down(mdev, rail->plane);
 	WRITE_ONCE(rail->plane, plane);
 	rcu_assign_pointer(mdev->rails[plane], rail);
 	return 0;
@@ -374,6 +379,9 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		mrc_rail_update_state(rail, true);
 		break;
 	case NETDEV_CHANGEMTU:
+		/* Segments were sized for the old MTU: re-probe the plane. */
+		mrc_conns_rail_down(rail->mdev, rail->plane);
+		fallthrough;
 	case NETDEV_CHANGENAME:
 		mrc_nl_notify_rail(rail, MRC_CMD_RAIL_CHANGE_NTF, GFP_KERNEL);
 		if (event == NETDEV_CHANGENAME)

@@ -36,7 +36,10 @@
 #include <net/sock.h>
 
 #include "mrc.h"
+#include "core/cc.h"
+#include "core/ev.h"
 #include "core/rtt.h"
+#include "core/spray.h"
 #include "core/rxwin.h"
 #include "core/txwin.h"
 #include "core/wire.h"
@@ -51,9 +54,8 @@ enum mrc_state {
 	MRC_ST_TIME_WAIT,	/* both sides closed; re-acknowledges stragglers */
 };
 
-/* EVs (paths) per plane a connection uses until the sprayer takes over. */
-#define MRC_EVS_PER_PLANE	8
-#define MRC_MAX_PATHS		(MRC_MAX_RAILS * MRC_EVS_PER_PLANE)
+/* Paths (EVs) per connection: evs-per-plane (at most 256) x planes. */
+#define MRC_MAX_PATHS		4096
 /* Scoreboard ring: starts small, grows (in sendmsg) up to MRC_WIN_PKTS. */
 #define MRC_TXWIN_MIN		64
 
@@ -66,22 +68,6 @@ enum mrc_state {
 struct mrc_endpoint_rail {
 	u8 family;
 	struct in6_addr addr;
-};
-
-/**
- * struct mrc_path - one path (EV on a plane) of a connection
- * @plane: the plane
- * @usable: both ends have a rail on @plane and ours is up; conn lock
- * @pkts: packets sent on the path (first transmissions and retransmits)
- * @bytes: their payload bytes
- * @retrans: retransmissions sent on the path
- */
-struct mrc_path {
-	u8 plane;
-	bool usable;
-	u64 pkts;
-	u64 bytes;
-	u64 retrans;
 };
 
 /**
@@ -139,11 +125,26 @@ struct mrc_conn_stats {
  * @udp_port: UDP destination port of the peer (our device's udp-port)
  * @seg_size: payload bytes of a full DATA segment (both ends can carry)
  * @peer_max_msg: largest message the peer accepts
- * @paths: the connection's paths (array of @npaths, allocated when the
- *	connection is established)
- * @npaths: number of @paths
- * @next_path: round-robin cursor over @paths
- * @dst: route cache per plane (initialised for the planes of @paths)
+ * @evs: the connection's paths, one entropy value each (array of @npaths,
+ *	allocated when the connection is established); conn lock
+ * @npaths: number of @evs
+ * @planes: bitmap of the planes the paths are on
+ * @cc: congestion control per plane (MRC_MAX_RAILS entries)
+ * @ccp: its parameters (segment size etc.)
+ * @evp: the path state machine's parameters
+ * @spray: the path choice policy
+ * @spray_rng: its random state
+ * @spray_cursor: its round-robin cursor
+ * @probe_seq: number of the last path probe
+ * @ev_base: first EV of the connection's EV sequence (random)
+ * @ev_step: its step (random, odd: the sequence visits every EV once)
+ * @ev_count: EVs handed out so far (paths, then replacements)
+ * @path_scratch: @npaths bytes of scratch (rail failover)
+ * @ev_timer: path states: hold expiry, probes, replacement, notifications
+ * @path_dirty: path states changed since the last notification
+ * @path_ntf_at: jiffies before which no new notification goes out
+ * @ack_plane_bytes: scratch: bytes acknowledged per plane by one ACK
+ * @dst: route cache per plane (initialised for the planes of @evs)
  * @dst_planes: bitmap of the planes whose @dst is initialised
  *
  * @txw: sender scoreboard
@@ -157,7 +158,7 @@ struct mrc_conn_stats {
  * @rto_timer: retransmission timeout
  * @last_progress: jiffies of the last forward progress (an ACK that
  *	acknowledged something, or the handshake); the dead-peer clock
- * @txpaths: the scoreboard's per-path state, parallel to @paths
+ * @txpaths: the scoreboard's per-path state, parallel to @evs
  * @close_queued: a CLOSE is on @send_queue or sent (no more sendmsg)
  * @close_acked: our CLOSE was acknowledged
  * @close_psn: PSN of our CLOSE
@@ -211,9 +212,24 @@ struct mrc_sock {
 	u16 udp_port;
 	u32 seg_size;
 	u32 peer_max_msg;
-	struct mrc_path *paths;
+	struct mrc_ev *evs;
 	u32 npaths;
-	u32 next_path;
+	u32 planes;
+	struct mrc_cc *cc;
+	struct mrc_cc_params ccp;
+	struct mrc_ev_params evp;
+	const struct mrc_spray_ops *spray;
+	u32 spray_rng;
+	u32 spray_cursor;
+	u32 probe_seq;
+	u16 ev_base;
+	u16 ev_step;
+	u32 ev_count;
+	u8 *path_scratch;
+	struct timer_list ev_timer;
+	bool path_dirty;
+	unsigned long path_ntf_at;
+	u32 ack_plane_bytes[MRC_MAX_RAILS];
 	struct dst_cache dst[MRC_MAX_RAILS];
 	u32 dst_planes;
 
@@ -288,6 +304,8 @@ struct mrc_rx_msg {
  * @msg_len: the message's length
  * @head: bytes of mrc/UDP headers in front of the payload (rx)
  * @close: a CLOSE pseudo-segment (tx)
+ * @lost: declared lost and not sent again yet: left the congestion
+ *	window (tx)
  */
 struct mrc_skb_cb {
 	u32 offset;
@@ -296,6 +314,7 @@ struct mrc_skb_cb {
 	u32 msg_len;
 	u16 head;
 	bool close;
+	bool lost;
 };
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)(skb)->cb)
@@ -344,6 +363,7 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len);
 int mrc_output_queue_close(struct mrc_sock *ms);
 void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_output_lost(void *ctx, u32 psn);
+void mrc_output_lost_quiet(void *ctx, u32 psn);
 void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
 void mrc_output_grow(struct mrc_sock *ms);
@@ -352,7 +372,21 @@ void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp);
 void mrc_path_free(struct mrc_sock *ms);
-int mrc_path_pick(struct mrc_sock *ms, int avoid_plane);
+void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes);
+int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
+		  int avoid_plane);
+int mrc_path_pick_any(struct mrc_sock *ms);
+void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state);
+void mrc_path_lost(struct mrc_sock *ms, u32 path);
+void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
+		    bool ce, bool nack);
+void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p);
+int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny);
+void mrc_path_init(struct mrc_sock *ms);
+void mrc_path_stop(struct mrc_sock *ms);
+void mrc_conns_rail_down(struct mrc_dev *mdev, u8 plane);
+void mrc_conns_plane_sums(struct mrc_dev *mdev, u32 plane, u64 *in_flight,
+			  u64 *cwnd);
 
 /* xmit.c */
 struct sk_buff *mrc_xmit_alloc(struct mrc_sock *ms, unsigned int len);
@@ -383,6 +417,9 @@ void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq,
 			     u32 old_rwnd);
 u32 mrc_input_rwnd_now(struct mrc_sock *ms);
 u32 mrc_input_limit(const struct mrc_sock *ms);
+
+/* netlink.c */
+void mrc_nl_notify_paths(struct mrc_sock *ms);
 
 /* udp.c */
 struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,

@@ -19,7 +19,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/sysfs.h>
 
-#include "mrc.h"
+#include "sock.h"
 
 static const char * const mrc_admin_state_names[] = {
 	[MRC_ADMIN_STATE_DOWN] = "down",
@@ -106,6 +106,95 @@ static ssize_t max_msg_size_store(struct device *d, struct device_attribute *att
 }
 static DEVICE_ATTR_RW(max_msg_size);
 
+static ssize_t evs_per_plane_show(struct device *d, struct device_attribute *attr,
+				  char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(mrc_sysfs_dev(d)->evs_per_plane));
+}
+
+static ssize_t evs_per_plane_store(struct device *d, struct device_attribute *attr,
+				   const char *buf, size_t len)
+{
+	struct mrc_dev *mdev = mrc_sysfs_dev(d);
+	u32 val;
+	int err;
+
+	if (!mrc_sysfs_may_write(dev_net(mdev->dev)))
+		return -EPERM;
+	if (kstrtou32(buf, 0, &val))
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = mrc_dev_set_evs_per_plane(mdev, val, NULL);
+	if (!err)
+		mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
+	rtnl_unlock();
+	return err ?: len;
+}
+static DEVICE_ATTR_RW(evs_per_plane);
+
+static ssize_t spray_show(struct device *d, struct device_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%s\n", READ_ONCE(mrc_sysfs_dev(d)->spray)->name);
+}
+
+static ssize_t spray_store(struct device *d, struct device_attribute *attr,
+			   const char *buf, size_t len)
+{
+	struct mrc_dev *mdev = mrc_sysfs_dev(d);
+	char name[16];
+	int err;
+
+	if (!mrc_sysfs_may_write(dev_net(mdev->dev)))
+		return -EPERM;
+	if (sscanf(buf, "%15s", name) != 1)
+		return -EINVAL;
+	if (!rtnl_trylock())
+		return restart_syscall();
+	err = mrc_dev_set_spray(mdev, name, NULL);
+	if (!err)
+		mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
+	rtnl_unlock();
+	return err ? -EINVAL : len;
+}
+static DEVICE_ATTR_RW(spray);
+
+/* Path state changes of the device's connections: ev_to_good etc. */
+static ssize_t mrc_ev_trans_show(struct device *d, struct device_attribute *attr,
+				 char *buf);
+
+static struct device_attribute dev_attr_ev_to_good =
+	__ATTR(ev_to_good, 0444, mrc_ev_trans_show, NULL);
+static struct device_attribute dev_attr_ev_to_skip =
+	__ATTR(ev_to_skip, 0444, mrc_ev_trans_show, NULL);
+static struct device_attribute dev_attr_ev_to_bad =
+	__ATTR(ev_to_bad, 0444, mrc_ev_trans_show, NULL);
+static struct device_attribute dev_attr_ev_to_denied =
+	__ATTR(ev_to_denied, 0444, mrc_ev_trans_show, NULL);
+static struct device_attribute dev_attr_ev_replaced =
+	__ATTR(ev_replaced, 0444, mrc_ev_trans_show, NULL);
+
+static ssize_t mrc_ev_trans_show(struct device *d, struct device_attribute *attr,
+				 char *buf)
+{
+	const struct device_attribute *which[] = {
+		[MRC_EV_GOOD] = &dev_attr_ev_to_good,
+		[MRC_EV_SKIP] = &dev_attr_ev_to_skip,
+		[MRC_EV_ASSUMED_BAD] = &dev_attr_ev_to_bad,
+		[MRC_EV_DENIED] = &dev_attr_ev_to_denied,
+		[__MRC_EV_STATE_MAX] = &dev_attr_ev_replaced,
+	};
+	struct mrc_dev *mdev = mrc_sysfs_dev(d);
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(which); i++)
+		if (attr == which[i])
+			return sysfs_emit(buf, "%lld\n",
+					  atomic64_read(&mdev->ev_trans[i]));
+	return -EINVAL;
+}
+
 /* The rails in plane order, e.g. "eth1 eth2". */
 static ssize_t rails_show(struct device *d, struct device_attribute *attr,
 			  char *buf)
@@ -182,6 +271,13 @@ static struct attribute *mrc_dev_attrs[] = {
 	&dev_attr_family.attr,
 	&dev_attr_udp_port.attr,
 	&dev_attr_max_msg_size.attr,
+	&dev_attr_evs_per_plane.attr,
+	&dev_attr_spray.attr,
+	&dev_attr_ev_to_good.attr,
+	&dev_attr_ev_to_skip.attr,
+	&dev_attr_ev_to_bad.attr,
+	&dev_attr_ev_to_denied.attr,
+	&dev_attr_ev_replaced.attr,
 	&dev_attr_rails.attr,
 	&dev_attr_tx_packets.attr,
 	&dev_attr_tx_bytes.attr,
@@ -317,7 +413,26 @@ static struct mrc_rail_attribute mrc_rail_attr_##name = __ATTR_RO(name)
 #define MRC_RAIL_ATTR_RW(name)						\
 static struct mrc_rail_attribute mrc_rail_attr_##name = __ATTR_RW(name)
 
+/* Sums over the device's connections of their windows on this plane. */
+static ssize_t in_flight_show(struct mrc_rail *rail, char *buf)
+{
+	u64 in_flight, cwnd;
+
+	mrc_conns_plane_sums(rail->mdev, READ_ONCE(rail->plane), &in_flight, &cwnd);
+	return sysfs_emit(buf, "%llu\n", in_flight);
+}
+
+static ssize_t cwnd_show(struct mrc_rail *rail, char *buf)
+{
+	u64 in_flight, cwnd;
+
+	mrc_conns_plane_sums(rail->mdev, READ_ONCE(rail->plane), &in_flight, &cwnd);
+	return sysfs_emit(buf, "%llu\n", cwnd);
+}
+
 MRC_RAIL_ATTR_RO(device);
+MRC_RAIL_ATTR_RO(in_flight);
+MRC_RAIL_ATTR_RO(cwnd);
 MRC_RAIL_ATTR_RW(plane);
 MRC_RAIL_ATTR_RW(admin_state);
 MRC_RAIL_ATTR_RO(oper_state);
@@ -345,6 +460,8 @@ static struct attribute *mrc_rail_attrs[] = {
 	&mrc_rail_attr_plane.attr,
 	&mrc_rail_attr_admin_state.attr,
 	&mrc_rail_attr_oper_state.attr,
+	&mrc_rail_attr_in_flight.attr,
+	&mrc_rail_attr_cwnd.attr,
 	&mrc_rail_attr_tx_packets.attr,
 	&mrc_rail_attr_tx_bytes.attr,
 	&mrc_rail_attr_rx_packets.attr,

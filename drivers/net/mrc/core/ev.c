@@ -119,6 +119,15 @@ bool mrc_ev_on_loss(struct mrc_ev *e, u32 now)
 	return true;
 }
 
+bool mrc_ev_unusable(struct mrc_ev *e, u32 now)
+{
+	if (e->state != MRC_EV_GOOD && e->state != MRC_EV_SKIP)
+		return false;
+	mrc_ev_set(e, MRC_EV_ASSUMED_BAD, now);
+	mrc_ev_probe_reset(e, now);
+	return true;
+}
+
 bool mrc_ev_tick(struct mrc_ev *e, const struct mrc_ev_params *p, u32 now)
 {
 	switch (e->state) {

@@ -241,6 +241,18 @@ bool mrc_ev_on_nack(struct mrc_ev *e, const struct mrc_ev_params *p, u32 now);
 bool mrc_ev_on_loss(struct mrc_ev *e, u32 now);
 
 /**
+ * mrc_ev_unusable() - the rail under @e went away (carrier, admin, MTU)
+ * @e: the EV
+ * @now: the time
+ *
+ * Like mrc_ev_on_loss() without counting a loss: GOOD and SKIP become
+ * ASSUMED_BAD, so the EV carries no data until probes bring it back.
+ *
+ * Return: true if the state changed.
+ */
+bool mrc_ev_unusable(struct mrc_ev *e, u32 now);
+
+/**
  * mrc_ev_tick() - let time pass
  * @e: the EV
  * @p: parameters

@@ -284,6 +284,24 @@ u32 mrc_txwin_timeout(struct mrc_txwin *w, struct mrc_txpath *paths,
 	return n;
 }
 
+u32 mrc_txwin_lose_paths(struct mrc_txwin *w, struct mrc_txpath *paths,
+			 const u8 *dead, mrc_txwin_cb lost, void *ctx)
+{
+	struct mrc_txrec *r;
+	u32 psn, n = 0;
+
+	for (psn = w->una; psn != w->nxt; psn++) {
+		r = txw_rec(w, psn);
+		if (r->state != MRC_TX_INFLIGHT || !dead[r->path])
+			continue;
+		txw_mark_lost(w, paths, r);
+		n++;
+		if (lost)
+			lost(ctx, psn);
+	}
+	return n;
+}
+
 bool mrc_txwin_next_lost(const struct mrc_txwin *w, u32 from, u32 *psn)
 {
 	u32 p;

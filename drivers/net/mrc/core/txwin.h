@@ -227,6 +227,22 @@ u32 mrc_txwin_timeout(struct mrc_txwin *w, struct mrc_txpath *paths,
 		      mrc_txwin_cb lost, void *ctx);
 
 /**
+ * mrc_txwin_lose_paths() - a set of paths failed: their packets are lost
+ * @w: the scoreboard
+ * @paths: the caller's path table
+ * @dead: per path index, non-zero for the failed ones
+ * @lost: called for each PSN that becomes LOST
+ * @ctx: for @lost
+ *
+ * For a rail that went down: everything in flight on it is sent again
+ * elsewhere at once, without waiting for evidence or a timeout.
+ *
+ * Return: number of PSNs newly declared lost.
+ */
+u32 mrc_txwin_lose_paths(struct mrc_txwin *w, struct mrc_txpath *paths,
+			 const u8 *dead, mrc_txwin_cb lost, void *ctx);
+
+/**
  * mrc_txwin_next_lost() - the oldest LOST PSN at or after @from
  * @w: the scoreboard
  * @from: where to start (PSNs before @w->una are skipped)
