@@ -162,6 +162,101 @@ mrc_pair() {
 	done
 }
 
+# ---- a multi-plane leaf/spine fabric -----------------------------------------
+
+# mrc_fabric PREFIX PLANES SPINES: two hosts PREFIX-hA and PREFIX-hB, each
+# with mrc0 and one rail rP per plane P, connected through one leaf per host
+# (PREFIX-lA, PREFIX-lB) and SPINES spines (PREFIX-s0 ...).  Planes are
+# separate networks that share the leaf and spine namespaces (a namespace
+# per switch role keeps the topology cheap to build under emulation):
+#
+#   hA rP 10.P.1.1 -- hP lA uSpP 10.P.(100+S).1 -- aP sS bP -- uSpP lB hP -- rP hB
+#                                  10.P.(100+S).2    10.P.(200+S).2/.1    10.P.2.1
+#
+# IPv6 alike (fd10:P:1::1, fd10:P:2::1, links fd10:P:1S::/64 and fd10:P:2S::/64
+# with S in 00..).  The leaves route the other host's subnet over every
+# spine (ECMP) with L4 hashing (fib_multipath_hash_policy=1), so UDP flows,
+# and mrc's entropy values (source ports), spread over the spines.
+# Per-spine counters: interface aP of sS carries plane P's A->B traffic.
+mrc_fabric() {
+	local pre=$1 np=$2 nsp=$3 p s
+	local ha=$pre-hA hb=$pre-hB la=$pre-lA lb=$pre-lB sp=()
+
+	for s in $(seq 0 $((nsp - 1))); do sp+=("$pre-s$s"); done
+	ns_create "$ha" "$hb" "$la" "$lb" "${sp[@]}" || return 1
+	# Before any link exists: no DAD (addresses usable at once; routers
+	# need their link-local address for neighbour solicitations).
+	for s in "$ha" "$hb"; do
+		ip netns exec "$s" sh -c 'echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad' ||
+			return 1
+	done
+	for s in "$la" "$lb" "${sp[@]}"; do
+		ip netns exec "$s" sh -c 'for f in ipv6/conf/default/accept_dad:0 \
+			ipv4/ip_forward:1 ipv6/conf/all/forwarding:1 \
+			ipv4/fib_multipath_hash_policy:1 ipv6/fib_multipath_hash_policy:1; do
+			echo ${f#*:} >/proc/sys/net/${f%:*}; done' || return 1
+	done
+	{
+		for p in $(seq 0 $((np - 1))); do
+			echo "link add r$p netns $ha type veth peer name h$p netns $la"
+			echo "link add r$p netns $hb type veth peer name h$p netns $lb"
+			for s in $(seq 0 $((nsp - 1))); do
+				echo "link add u${s}p$p netns $la type veth peer name a$p netns $pre-s$s"
+				echo "link add u${s}p$p netns $lb type veth peer name b$p netns $pre-s$s"
+			done
+		done
+	} | ip -batch - || return 1
+	# _fab_if NS IF V4 V6: addresses, up.
+	_fab_if() {
+		echo "addr add $3/24 dev $2"
+		echo "addr add $4/64 dev $2 nodad"
+		echo "link set dev $2 up"
+	}
+	for side in A B; do
+		local h=$pre-h$side l=$pre-l$side n=1 o=2 sfx=a
+		[ $side = B ] && n=2 && o=1 && sfx=b
+		{
+			echo "link add mrc0 type mrc"
+			for p in $(seq 0 $((np - 1))); do
+				_fab_if "$h" r$p 10.$p.$n.1 fd10:$p:$n::1
+				echo "link set dev r$p master mrc0"
+				echo "route add 10.$p.$o.0/24 via 10.$p.$n.254 dev r$p"
+				echo "route add fd10:$p:$o::/64 via fd10:$p:$n::fe dev r$p"
+			done
+			echo "link set dev mrc0 up"
+		} | ip -n "$h" -batch - || return 1
+		{
+			local v4 v6 s0=100
+			[ $side = B ] && s0=200
+			for p in $(seq 0 $((np - 1))); do
+				_fab_if "$l" h$p 10.$p.$n.254 fd10:$p:$n::fe
+				v4="route add 10.$p.$o.0/24"
+				v6="route add fd10:$p:$o::/64"
+				for s in $(seq 0 $((nsp - 1))); do
+					_fab_if "$l" u${s}p$p 10.$p.$((s0 + s)).1 \
+						fd10:$p:$((s0 + s))::1
+					v4+=" nexthop via 10.$p.$((s0 + s)).2 dev u${s}p$p"
+					v6+=" nexthop via fd10:$p:$((s0 + s))::2 dev u${s}p$p"
+				done
+				echo "$v4"
+				echo "$v6"
+			done
+		} | ip -n "$l" -batch - || return 1
+	done
+	for s in $(seq 0 $((nsp - 1))); do
+		{
+			for p in $(seq 0 $((np - 1))); do
+				_fab_if "$pre-s$s" a$p 10.$p.$((100 + s)).2 fd10:$p:$((100 + s))::2
+				_fab_if "$pre-s$s" b$p 10.$p.$((200 + s)).2 fd10:$p:$((200 + s))::2
+				echo "route add 10.$p.1.0/24 via 10.$p.$((100 + s)).1"
+				echo "route add 10.$p.2.0/24 via 10.$p.$((200 + s)).1"
+				echo "route add fd10:$p:1::/64 via fd10:$p:$((100 + s))::1"
+				echo "route add fd10:$p:2::/64 via fd10:$p:$((200 + s))::1"
+			done
+		} | ip -n "$pre-s$s" -batch - || return 1
+	done
+}
+
 # mrc_pair_addr a|b PLANE [4|6]: the address of that side's rail on PLANE.
 mrc_pair_addr() {
 	local host=1

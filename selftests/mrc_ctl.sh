@@ -43,8 +43,8 @@ addr add 10.1.0.1/24 dev va0
 addr add fd00:1::1/64 dev va0 nodad
 B
 check_output "dev show: two devices, no rails" \
-"mrc0: ifindex $(idx mrc0) udp-port $PORT max-msg-size 1048576 family $FAM version $VER
-mrc1: ifindex $(idx mrc1) udp-port $PORT max-msg-size 1048576 family $FAM version $VER" \
+"mrc0: ifindex $(idx mrc0) udp-port $PORT max-msg-size 1048576 evs-per-plane 32 spray mrc family $FAM version $VER
+mrc1: ifindex $(idx mrc1) udp-port $PORT max-msg-size 1048576 evs-per-plane 32 spray mrc family $FAM version $VER" \
 	m dev show
 check_match "ip -d link show names the kind" "^ +mrc " "$(x ip -d link show dev mrc0)"
 
@@ -62,7 +62,7 @@ $(qlines vb0 rx)
 $(qlines vb0 tx)" \
 	m -s rail show vb0
 check_output "dev show: rails in plane order" \
-"mrc0: ifindex $(idx mrc0) udp-port $PORT max-msg-size 1048576 family $FAM version $VER
+"mrc0: ifindex $(idx mrc0) udp-port $PORT max-msg-size 1048576 evs-per-plane 32 spray mrc family $FAM version $VER
     rail va0 plane 0 admin up oper dev-down
     rail vb0 plane 3 admin down oper admin-down" m dev show mrc0
 check_output "rail show dev mrc1: no rails" "" m rail show dev mrc1
@@ -100,9 +100,21 @@ check_output "rail show: new plane and state" \
 check_output "rail set: back to plane 0, admin up" "" m rail set va0 plane 0 state up
 
 check_output "dev set: udp-port and max-msg-size" "" m dev set mrc0 udp-port 5000 max-msg-size 16777216
+check_output "dev set: evs-per-plane and spray" "" m dev set mrc0 evs-per-plane 64 spray rr
 check_output "dev show: new tunables" \
-	"mrc0: ifindex $(idx mrc0) udp-port 5000 max-msg-size 16777216 family $FAM version $VER" \
+	"mrc0: ifindex $(idx mrc0) udp-port 5000 max-msg-size 16777216 evs-per-plane 64 spray rr family $FAM version $VER" \
 	sh -c "mrcctl -n $NS dev show mrc0 | head -1"
+check_output "sysfs shows the path tunables" "64 rr" \
+	ip netns exec "$NS" sh -c 'echo $(cat /sys/class/net/mrc0/mrc/evs_per_plane /sys/class/net/mrc0/mrc/spray)'
+check_output "evs-per-plane 257 is refused" \
+	'mrcctl: invalid evs-per-plane "257", expected 1..256 (try "mrcctl dev help")' \
+	sh -c "mrcctl -n $NS dev set mrc0 evs-per-plane 257 2>&1 | head -1"
+check_output "spray via sysfs, and an unknown policy refused" "mrc EINVAL" \
+	ip netns exec "$NS" sh -c 'echo mrc >/sys/class/net/mrc0/mrc/spray &&
+		{ echo bogus >/sys/class/net/mrc0/mrc/spray 2>/dev/null || printf "%s " $(cat /sys/class/net/mrc0/mrc/spray); echo EINVAL; }'
+check_output "ev transition totals start at zero" "0 0 0 0 0" \
+	ip netns exec "$NS" sh -c 'cd /sys/class/net/mrc0/mrc && echo $(cat ev_to_good ev_to_skip ev_to_bad ev_to_denied ev_replaced)'
+m dev set mrc0 evs-per-plane 32 >/dev/null
 
 # ---- iproute2 and mrcctl see the same rails ------------------------------------
 check "ip link set vd0 master mrc0" x ip link set dev vd0 master mrc0
@@ -189,7 +201,7 @@ check "ip link del mrc0 with rails attached" x ip link del mrc0
 check_fails "its rail has no master any more" sh -c "ip -n $NS link show dev va0 | grep -q master"
 check_fails "its rail's sysfs directory is gone" x test -e $sys/va0/mrc_rail
 check_output "mrcctl shows the remaining device only" \
-	"mrc1: ifindex $(idx mrc1) udp-port $PORT max-msg-size 1048576 family $FAM version $VER" m dev show
+	"mrc1: ifindex $(idx mrc1) udp-port $PORT max-msg-size 1048576 evs-per-plane 32 spray mrc family $FAM version $VER" m dev show
 
 # ---- 32 rails per device -------------------------------------------------------------
 {

@@ -80,7 +80,7 @@ check_eq "nothing changed" "0" "$($A cat /sys/class/net/va0/mrc_rail/plane)"
 # A user namespace's root owns its network namespace: it may configure it.
 if nobody unshare --user --map-root-user --net true 2>/dev/null; then
 	check_output "user namespace root: create, attach, show" \
-"mrcu: ifindex N udp-port $(uapi_define MRC_UDP_PORT_DEFAULT) max-msg-size 1048576 family $(mrc_family) version $(cat /sys/module/mrc/version)
+"mrcu: ifindex N udp-port $(uapi_define MRC_UDP_PORT_DEFAULT) max-msg-size 1048576 evs-per-plane 32 spray mrc family $(mrc_family) version $(cat /sys/module/mrc/version)
     rail vu0 plane 0 admin up oper dev-down" \
 		nobody unshare --user --map-root-user --net sh -c \
 		'ip link add mrcu type mrc && ip link add vu0 type veth peer name vu1 &&

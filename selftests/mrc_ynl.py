@@ -204,6 +204,15 @@ refused('dev-set without a tunable explains itself', 'dev-set',
         {'ifindex': ifindex['mrc0']}, 22, 'nothing to change')
 refused('max-msg-size above the limit is refused', 'dev-set',
         {'ifindex': ifindex['mrc0'], 'max-msg-size': 67108865}, 34, 'integer out of range')
+refused('evs-per-plane 257 is refused by the policy', 'dev-set',
+        {'ifindex': ifindex['mrc0'], 'evs-per-plane': 257}, 34, 'integer out of range')
+refused('an unknown spray policy is named', 'dev-set',
+        {'ifindex': ifindex['mrc0'], 'spray': 'bogus'}, 2,
+        'unknown spray policy "bogus" (mrc, rr)')
+refused('path-set of a missing connection', 'path-set',
+        {'conn-id': 0x1234, 'ev': 7, 'denied': 1}, 2, 'no connection with id 00001234')
+refused('path-set without ev names it', 'path-set',
+        {'conn-id': 0x1234, 'denied': 1}, 22, 'ev')
 refused('dev-get of a missing ifindex', 'dev-get', {'ifindex': 99999},
         19, 'no device with ifindex 99999')
 refused('dev-get of a non-mrc device', 'dev-get', {'ifindex': ifindex['va1']},

@@ -8,10 +8,15 @@
  * Both sides derive message sizes and contents from the same seed, so the
  * receiver checks each message's length and every byte without anything
  * else on the wire.  The last line printed is a summary:
- *   role=... msgs=N bytes=N hash=HEX errors=N elapsed_ms=N mbit=N
+ *   role=... msgs=N bytes=N hash=HEX errors=N elapsed_ms=N mbit=N gap_ms=N
+ * gap_ms is the longest time between two messages (the receiver's
+ * longest delivery stall; the sender's longest blocked send).
  *
  * Options:
- *   -m COUNT      messages to send/expect (default 100)
+ *   -m COUNT      messages to send/expect (default 100; receiver: 0 = any
+ *                 number, until the sender closes)
+ *   -D SECONDS    sender: stop after this long (and after -m COUNT
+ *                 messages if given)
  *   -s SIZE       message size, or MIN-MAX for seeded random sizes
  *   -S SEED       seed (default 1)
  *   -t SECONDS    give up after this long (exit 3)
@@ -40,7 +45,7 @@
 
 static int family;
 static unsigned int min_size = 1000, max_size = 1000;
-static unsigned long long count = 100, seed = 1;
+static unsigned long long count = 100, seed = 1, duration_ms;
 static unsigned int slow_us, bufsize, ifindex, accepts = 1;
 static int quiet;
 static const char *ready_file;
@@ -128,13 +133,25 @@ static void setbufs(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
 }
 
+static unsigned long long max_gap_ms, last_ms;
+
+/* One more message done: track the longest gap between two. */
+static void progress(void)
+{
+	unsigned long long t = now_ms();
+
+	if (last_ms && t - last_ms > max_gap_ms)
+		max_gap_ms = t - last_ms;
+	last_ms = t;
+}
+
 static void summary(const char *role, unsigned long long msgs,
 		    unsigned long long bytes, unsigned long long hash,
 		    unsigned long long errors, unsigned long long ms)
 {
 	printf("role=%s msgs=%llu bytes=%llu hash=%016llx", role, msgs, bytes, hash);
-	printf(" errors=%llu elapsed_ms=%llu mbit=%llu\n", errors, ms,
-	       ms ? bytes * 8 / 1000 / ms : 0);
+	printf(" errors=%llu elapsed_ms=%llu mbit=%llu gap_ms=%llu\n", errors, ms,
+	       ms ? bytes * 8 / 1000 / ms : 0, max_gap_ms);
 	fflush(stdout);
 }
 
@@ -170,10 +187,13 @@ static int do_send(struct sockaddr_mrc *peer)
 		fprintf(stderr, "mrcat: connect: %s\n", strerror(errno));
 		return 1;
 	}
+	last_ms = start;
 	for (i = 0; i < count; i++) {
 		unsigned int len = msg_size(i);
 		ssize_t n;
 
+		if (duration_ms && now_ms() - start >= duration_ms)
+			break;
 		msg_fill(buf, len, i);
 		n = send(fd, buf, len, MSG_NOSIGNAL);
 		if (n != (ssize_t)len) {
@@ -185,7 +205,9 @@ static int do_send(struct sockaddr_mrc *peer)
 		}
 		bytes += len;
 		hash = fnv(hash, buf, len);
+		progress();
 	}
+	count = i;
 	/* Orderly end: our CLOSE, then wait for the receiver's. */
 	shutdown(fd, SHUT_WR);
 	if (recv(fd, buf, max_size, 0) < 0)
@@ -228,10 +250,11 @@ static int do_recv_one(int fd, unsigned long long *msgs, unsigned long long *byt
 		*bytes += n;
 		(*msgs)++;
 		i++;
+		progress();
 		if (slow_us)
 			usleep(slow_us);
 	}
-	if (i != count) {
+	if (count && i != count) {
 		fprintf(stderr, "mrcat: got %llu messages, expected %llu\n", i, count);
 		(*errors)++;
 	}
@@ -275,6 +298,7 @@ static int do_listen(struct sockaddr_mrc *local)
 		}
 		if (!start)
 			start = now_ms();
+		last_ms = now_ms();
 		do_recv_one(c, &msgs, &bytes, &hash, &errors);
 		close(c);
 	}
@@ -294,10 +318,10 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_mrc a;
 	const char *connect_to = NULL, *bind_to = NULL;
-	int listen_mode = 0, port = 0, opt;
+	int listen_mode = 0, port = 0, opt, count_set = 0;
 	char *dash;
 
-	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:B:i:k:qr:")) != -1) {
+	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:D:B:i:k:qr:")) != -1) {
 		switch (opt) {
 		case 'l':
 			listen_mode = 1;
@@ -313,6 +337,7 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			count = strtoull(optarg, NULL, 0);
+			count_set = 1;
 			break;
 		case 's':
 			min_size = strtoul(optarg, &dash, 0);
@@ -326,6 +351,9 @@ int main(int argc, char **argv)
 		case 't':
 			signal(SIGALRM, timeout);
 			alarm(atoi(optarg));
+			break;
+		case 'D':
+			duration_ms = strtoull(optarg, NULL, 0) * 1000;
 			break;
 		case 'd':
 			slow_us = strtoul(optarg, NULL, 0);
@@ -354,6 +382,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "mrcat: need -l or -c ADDR, -p PORT, sizes >= 1\n");
 		return 2;
 	}
+	if (duration_ms && !count_set)
+		count = ~0ULL;
 	family = read_family();
 	memset(&a, 0, sizeof(a));
 	a.smrc_family = family;

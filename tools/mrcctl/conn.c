@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mrcctl conn: show the connections (and listeners) of mrc devices, with
- * their transport state and counters.
+ * their transport state, counters and per-plane state; the text of
+ * path-change events.
  */
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <linux/genetlink.h>
 #include <linux/mrc_netlink.h>
 
 #include "args.h"
@@ -57,6 +59,21 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_ACKS_TX] = MNL_TYPE_U64,
 	[MRC_A_CONN_ACKS_RX] = MNL_TYPE_U64,
 	[MRC_A_CONN_CE_RX] = MNL_TYPE_U64,
+	/* multi-attr, walked in order: PLANE (conn_plane_types) */
+};
+
+static const enum mnl_attr_data_type
+conn_plane_types[MRC_A_CONN_PLANE_MAX + 1] = {
+	[MRC_A_CONN_PLANE_PLANE] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_CWND] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_IN_FLIGHT] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_SRTT_US] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_BASE_RTT_US] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_ECN_PPM] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_EVS_GOOD] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_EVS_SKIP] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_EVS_BAD] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_EVS_DENIED] = MNL_TYPE_U32,
 };
 
 /* a number of a continuation line: text " tkey VALUEunit", JSON number */
@@ -187,11 +204,141 @@ static void conn_print_end(const char *jkey, const struct nlattr *addr,
 	print_nest_end();
 }
 
-void conn_print(const struct nlmsghdr *nlh)
+/* text " tkey VALUEunit", JSON "jkey": VALUE, of a u32 attribute */
+static void conn_print_unit(const char *jkey, const char *tkey,
+			    const struct nlattr *attr, const char *unit)
+{
+	__u32 val = mnl_attr_get_u32(attr);
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%u%s", val, unit);
+	print_u64(jkey, NULL, val);
+	print_str(NULL, tkey, buf);
+}
+
+/*
+ * The paths of a plane per state: text " evs good N skip N bad N denied N"
+ * (the present ones; nothing if none is), JSON "evs": {"good": N, ...}
+ */
+static void conn_print_plane_evs(const struct nlattr **tb)
+{
+	static const struct {
+		unsigned int type;
+		const char *key;
+	} evs[] = {
+		{ MRC_A_CONN_PLANE_EVS_GOOD, "good" },
+		{ MRC_A_CONN_PLANE_EVS_SKIP, "skip" },
+		{ MRC_A_CONN_PLANE_EVS_BAD, "bad" },
+		{ MRC_A_CONN_PLANE_EVS_DENIED, "denied" },
+	};
+	bool label = false;
+	unsigned int i;
+
+	print_nest_begin("evs");
+	for (i = 0; i < ARRAY_SIZE(evs); i++) {
+		if (!tb[evs[i].type])
+			continue;
+		if (!label) {
+			print_str(NULL, "", "evs");
+			label = true;
+		}
+		print_u64(evs[i].key, evs[i].key,
+			  mnl_attr_get_u32(tb[evs[i].type]));
+	}
+	print_nest_end();
+}
+
+/* text " tkey N" ("?" if missing), JSON "plane": N */
+static void conn_print_plane_num(const struct nlattr **tb, const char *tkey)
+{
+	if (tb[MRC_A_CONN_PLANE_PLANE])
+		print_u64("plane", tkey,
+			  mnl_attr_get_u32(tb[MRC_A_CONN_PLANE_PLANE]));
+	else
+		print_str(NULL, tkey, "?");
+}
+
+/* a valid MRC_A_CONN_PLANE nest */
+static bool conn_is_plane(const struct nlattr *attr)
+{
+	return mnl_attr_get_type(attr) == MRC_A_CONN_PLANE &&
+	       mnl_attr_validate(attr, MNL_TYPE_NESTED) >= 0;
+}
+
+/*
+ * One plane of a connection: text line "plane N cwnd BYTES in-flight
+ * BYTES srtt USus base-rtt USus ecn PCT% evs good N skip N bad N denied
+ * N", JSON {"plane": N, "cwnd": BYTES, ..., "ecn_ppm": PPM, "evs":
+ * {"good": N, ...}}.
+ */
+static void conn_print_plane(const struct nlattr *nest)
+{
+	const struct nlattr *tb[MRC_A_CONN_PLANE_MAX + 1] = {};
+	char buf[32];
+	__u64 tenths;
+
+	nl_parse_nested(nest, conn_plane_types, MRC_A_CONN_PLANE_MAX, tb);
+	print_line("plane");
+	print_nest_begin(NULL);
+	conn_print_plane_num(tb, "");
+	if (tb[MRC_A_CONN_PLANE_CWND])
+		print_u64("cwnd", "cwnd",
+			  mnl_attr_get_u32(tb[MRC_A_CONN_PLANE_CWND]));
+	if (tb[MRC_A_CONN_PLANE_IN_FLIGHT])
+		print_u64("in_flight", "in-flight",
+			  mnl_attr_get_u32(tb[MRC_A_CONN_PLANE_IN_FLIGHT]));
+	if (tb[MRC_A_CONN_PLANE_SRTT_US])
+		conn_print_unit("srtt_us", "srtt", tb[MRC_A_CONN_PLANE_SRTT_US],
+				"us");
+	if (tb[MRC_A_CONN_PLANE_BASE_RTT_US])
+		conn_print_unit("base_rtt_us", "base-rtt",
+				tb[MRC_A_CONN_PLANE_BASE_RTT_US], "us");
+	if (tb[MRC_A_CONN_PLANE_ECN_PPM]) {
+		/* parts per million as a percentage, rounded to 0.1 */
+		print_u64("ecn_ppm", NULL,
+			  mnl_attr_get_u32(tb[MRC_A_CONN_PLANE_ECN_PPM]));
+		tenths = mnl_attr_get_u32(tb[MRC_A_CONN_PLANE_ECN_PPM]);
+		tenths = (tenths + 500) / 1000;
+		snprintf(buf, sizeof(buf), "%llu.%llu%%",
+			 (unsigned long long)tenths / 10,
+			 (unsigned long long)tenths % 10);
+		print_str(NULL, "ecn", buf);
+	}
+	conn_print_plane_evs(tb);
+	print_nest_end();
+}
+
+/*
+ * Text of a path-change event, one line: "[EVENT] DEV ID: plane N evs
+ * good N skip N bad N denied N plane N ..."
+ */
+static void conn_print_event(const struct nlmsghdr *nlh, const char *event,
+			     const char *head)
+{
+	const struct nlattr *attr;
+
+	print_obj_begin();
+	print_event(event);
+	print_head_str(head);
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
+		const struct nlattr *tb[MRC_A_CONN_PLANE_MAX + 1] = {};
+
+		if (!conn_is_plane(attr))
+			continue;
+		nl_parse_nested(attr, conn_plane_types, MRC_A_CONN_PLANE_MAX,
+				tb);
+		conn_print_plane_num(tb, "plane");
+		conn_print_plane_evs(tb);
+	}
+	print_obj_end();
+}
+
+void conn_print(const struct nlmsghdr *nlh, const char *event)
 {
 	const struct nlattr *tb[MRC_A_CONN_MAX + 1] = {};
 	char name[IF_NAMESIZE], head[IF_NAMESIZE + 16];
 	char id[16] = "?", peer_id[16] = "";
+	const struct nlattr *attr;
 	const char *dev = "?";
 	__u32 ifindex;
 	bool orphan;
@@ -219,10 +366,16 @@ void conn_print(const struct nlmsghdr *nlh)
 			 mnl_attr_get_u32(tb[MRC_A_CONN_PEER_ID]));
 	orphan = tb[MRC_A_CONN_ORPHAN] &&
 		 mnl_attr_get_u8(tb[MRC_A_CONN_ORPHAN]);
-
-	print_obj_begin();
 	/* text: "DEV ID: STATE LOCAL -> PEER peer-id ..." */
 	snprintf(head, sizeof(head), "%s %s", dev, id);
+	if (event && !print_json()) {
+		conn_print_event(nlh, event, head);
+		return;
+	}
+
+	print_obj_begin();
+	if (event)
+		print_event(event);
 	print_head_str(head);
 	print_ifname("dev", NULL, NULL, tb[MRC_A_CONN_DEV_IFINDEX]);
 	if (tb[MRC_A_CONN_DEV_IFINDEX])
@@ -260,6 +413,12 @@ void conn_print(const struct nlmsghdr *nlh)
 	print_nest_begin("rx");
 	conn_print_fields(tb, conn_rx_fields, ARRAY_SIZE(conn_rx_fields), "rx");
 	print_nest_end();
+
+	print_arr_begin("per_plane");
+	mnl_attr_for_each(attr, nlh, GENL_HDRLEN)
+		if (conn_is_plane(attr))
+			conn_print_plane(attr);
+	print_arr_end();
 	print_obj_end();
 }
 
@@ -275,7 +434,7 @@ static int conn_show_cb(const struct nlmsghdr *nlh, void *data)
 		    mnl_attr_get_u32(tb[MRC_A_CONN_DEV_IFINDEX]) != *dev)
 			return MNL_CB_OK;
 	}
-	conn_print(nlh);
+	conn_print(nlh, NULL);
 	return MNL_CB_OK;
 }
 

@@ -23,15 +23,17 @@ static const struct {
 	{ MRC_CMD_RAIL_ADD_NTF, "rail-add", rail_print },
 	{ MRC_CMD_RAIL_DEL_NTF, "rail-del", rail_print },
 	{ MRC_CMD_RAIL_CHANGE_NTF, "rail-change", rail_print },
+	{ MRC_CMD_PATH_CHANGE_NTF, "path-change", conn_print },
 };
 
 void monitor_usage(FILE *f)
 {
 	fputs("Usage: mrcctl monitor\n"
 	      "       mrcctl monitor help\n"
-	      "Prints the events of mrc devices and rails, one line each, until\n"
-	      "interrupted: dev-add, dev-del, dev-change, rail-add, rail-del,\n"
-	      "rail-change.\n", f);
+	      "Prints the events of mrc devices, rails and connections, one line\n"
+	      "each, until interrupted: dev-add, dev-del, dev-change, rail-add,\n"
+	      "rail-del, rail-change, path-change (the paths of a connection\n"
+	      "changed state: its paths per plane and state).\n", f);
 }
 
 static int monitor_cb(const struct nlmsghdr *nlh, void *data)

@@ -31,7 +31,7 @@ static void usage(FILE *f)
 {
 	fputs("Usage: mrcctl [OPTIONS] OBJECT [COMMAND [ARGS]]\n"
 	      "       mrcctl help [OBJECT]\n"
-	      "where  OBJECT := { dev | rail | conn | monitor }\n"
+	      "where  OBJECT := { dev | rail | conn | path | monitor }\n"
 	      "       OPTIONS :=\n"
 	      "         -j, --json        JSON output\n"
 	      "         -p, --pretty      indented JSON output (with -j)\n"
@@ -82,6 +82,8 @@ static int do_help(int argc, char **argv)
 		rail_usage(stdout);
 	else if (arg_is(argv[0], "conn"))
 		conn_usage(stdout);
+	else if (arg_is(argv[0], "path"))
+		path_usage(stdout);
 	else if (arg_is(argv[0], "monitor"))
 		monitor_usage(stdout);
 	else
@@ -155,6 +157,8 @@ int main(int argc, char **argv)
 		return do_rail(argc, argv);
 	if (arg_is(obj, "conn"))
 		return do_conn(argc, argv);
+	if (arg_is(obj, "path"))
+		return do_path(argc, argv);
 	if (arg_is(obj, "monitor"))
 		return do_monitor(argc, argv);
 	if (arg_is(obj, "help"))

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit test of the output of devices, rails and connections: synthetic
- * replies and notifications of the mrc family, printed as text and JSON
- * and compared with the expected lines.  "make test".
+ * Unit test of the output of devices, rails, connections and paths:
+ * synthetic replies and notifications of the mrc family, printed as text
+ * and JSON and compared with the expected lines.  "make test".
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -89,6 +89,21 @@ static void put_dev_rail(struct nlmsghdr *nlh, __u32 ifindex, const char *name,
 	mnl_attr_nest_end(nlh, nest);
 }
 
+static void put_ev_transitions(struct nlmsghdr *nlh)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_A_DEV_EV_TRANSITIONS);
+
+	mnl_attr_put(nlh, MRC_A_EV_TRANSITIONS_PAD, 0, NULL);
+	mnl_attr_put_u64(nlh, MRC_A_EV_TRANSITIONS_TO_GOOD, 41);
+	mnl_attr_put_u64(nlh, MRC_A_EV_TRANSITIONS_TO_SKIP, 1234567890123ULL);
+	mnl_attr_put_u64(nlh, MRC_A_EV_TRANSITIONS_TO_BAD, 37);
+	mnl_attr_put_u64(nlh, MRC_A_EV_TRANSITIONS_TO_DENIED, 2);
+	mnl_attr_put_u64(nlh, MRC_A_EV_TRANSITIONS_REPLACED, 5);
+	/* from a newer kernel */
+	mnl_attr_put_u64(nlh, MRC_A_EV_TRANSITIONS_MAX + 1, 9);
+	mnl_attr_nest_end(nlh, nest);
+}
+
 static struct nlmsghdr *dev_msg(__u8 cmd, bool rails)
 {
 	struct nlmsghdr *nlh = msg_start(cmd);
@@ -99,6 +114,9 @@ static struct nlmsghdr *dev_msg(__u8 cmd, bool rails)
 	mnl_attr_put_u32(nlh, MRC_A_DEV_FAMILY, 22);
 	mnl_attr_put_u16(nlh, MRC_A_DEV_UDP_PORT, 4796);
 	mnl_attr_put_u32(nlh, MRC_A_DEV_MAX_MSG_SIZE, 1048576);
+	mnl_attr_put_u32(nlh, MRC_A_DEV_EVS_PER_PLANE, 8);
+	mnl_attr_put_strz(nlh, MRC_A_DEV_SPRAY, rails ? "mrc" : "rr");
+	put_ev_transitions(nlh);
 	if (rails) {
 		put_dev_rail(nlh, 3, "eth1", 0, MRC_OPER_STATE_UP);
 		put_dev_rail(nlh, 4, "eth2", 1, MRC_OPER_STATE_NO_CARRIER);
@@ -181,6 +199,18 @@ static void put_conn_counters(struct nlmsghdr *nlh, const __u64 *val)
 		mnl_attr_put_u64(nlh, i, *val++);
 }
 
+/* plane, cwnd, in-flight, srtt, base-rtt, ecn-ppm, evs good/skip/bad/denied */
+static void put_plane(struct nlmsghdr *nlh, const __u32 *val)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_A_CONN_PLANE);
+	int i;
+
+	mnl_attr_put(nlh, MRC_A_CONN_PLANE_PAD, 0, NULL);
+	for (i = MRC_A_CONN_PLANE_PLANE; i <= MRC_A_CONN_PLANE_EVS_DENIED; i++)
+		mnl_attr_put_u32(nlh, i, *val++);
+	mnl_attr_nest_end(nlh, nest);
+}
+
 enum conn_kind { CONN_V4, CONN_V6, CONN_LISTEN, CONN_BARE };
 
 static struct nlmsghdr *conn_msg(enum conn_kind kind)
@@ -196,8 +226,11 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 		1, 2, 3, 4, 5,
 		6, 7, 8, 9, 10, 11, 12,
 	};
+	static const __u32 plane0[] = { 0, 150000, 43080, 31, 24, 12345, 7, 1, 0, 0 };
+	static const __u32 plane3[] = { 3, 14360, 0, 2000, 1500, 1000000, 2, 0, 5, 1 };
 	static const __u64 zero[CONN_COUNTERS];
 	struct nlmsghdr *nlh = msg_start(MRC_CMD_CONN_GET);
+	struct nlattr *nest;
 
 	switch (kind) {
 	case CONN_V4:
@@ -215,6 +248,8 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 		mnl_attr_put_u32(nlh, MRC_A_CONN_PATHS, 32);
 		mnl_attr_put(nlh, MRC_A_CONN_PAD, 0, NULL);
 		put_conn_counters(nlh, v4);
+		put_plane(nlh, plane0);
+		put_plane(nlh, plane3);
 		break;
 	case CONN_V6:
 		mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX, DEV_IFINDEX);
@@ -254,18 +289,86 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 		mnl_attr_put_u32(nlh, MRC_A_CONN_SRTT_US, 250);
 		mnl_attr_put_u64(nlh, MRC_A_CONN_RX_BYTES, 4096);
 		mnl_attr_put_u32(nlh, MRC_A_CONN_MAX + 1, 7);
+		/* planes: malformed (ignored), bare, some fields only */
+		mnl_attr_put_u8(nlh, MRC_A_CONN_PLANE, 1);
+		nest = mnl_attr_nest_start(nlh, MRC_A_CONN_PLANE);
+		mnl_attr_put_u8(nlh, MRC_A_CONN_PLANE_PLANE, 2);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANE_MAX + 1, 7);
+		mnl_attr_nest_end(nlh, nest);
+		nest = mnl_attr_nest_start(nlh, MRC_A_CONN_PLANE);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANE_PLANE, 1);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANE_ECN_PPM, 449);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANE_EVS_SKIP, 3);
+		mnl_attr_nest_end(nlh, nest);
 		break;
 	}
 	return nlh;
 }
 
-enum what { DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, CONNS, CONN_ODD };
+/* conn-id, index, ev, plane, sport, state, since-ms, rtt-us; counters */
+struct path_spec {
+	__u32 conn, index, ev, plane, state, since_ms, rtt_us;
+	__u64 ctr[MRC_A_PATH_PROBES - MRC_A_PATH_PKTS + 1];
+};
+
+static struct nlmsghdr *path_msg(const struct path_spec *p)
+{
+	struct nlmsghdr *nlh = msg_start(MRC_CMD_PATH_GET);
+	int i;
+
+	mnl_attr_put_u32(nlh, MRC_A_PATH_CONN_ID, p->conn);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_INDEX, p->index);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_EV, p->ev);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_PLANE, p->plane);
+	mnl_attr_put_u16(nlh, MRC_A_PATH_SPORT, 0xc000 | p->ev);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_STATE, p->state);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_SINCE_MS, p->since_ms);
+	mnl_attr_put(nlh, MRC_A_PATH_PAD, 0, NULL);
+	for (i = MRC_A_PATH_PKTS; i <= MRC_A_PATH_PROBES; i++)
+		mnl_attr_put_u64(nlh, i, p->ctr[i - MRC_A_PATH_PKTS]);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_RTT_US, p->rtt_us);
+	return nlh;
+}
+
+/* a path most of whose attributes are missing, malformed or unknown */
+static struct nlmsghdr *path_bare_msg(void)
+{
+	struct nlmsghdr *nlh = msg_start(MRC_CMD_PATH_GET);
+
+	mnl_attr_put_u32(nlh, MRC_A_PATH_CONN_ID, 5);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_INDEX, 0);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_EV, 16383);
+	mnl_attr_put_u8(nlh, MRC_A_PATH_SPORT, 1);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_STATE, 9);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_PKTS, 1);
+	mnl_attr_put_u64(nlh, MRC_A_PATH_LOSSES, 18446744073709551615ULL);
+	mnl_attr_put_u32(nlh, MRC_A_PATH_MAX + 1, 7);
+	return nlh;
+}
+
+static const struct path_spec paths[] = {
+	{ 0x1a2b3c4d, 0, 4711, 0, MRC_EV_STATE_GOOD, 15230, 31,
+	  { 1506, 2144730, 753, 0, 0, 0, 0 } },
+	{ 0x1a2b3c4d, 1, 90, 3, MRC_EV_STATE_SKIP, 12, 2000,
+	  { 17, 24412, 9, 4, 0, 1, 0 } },
+	{ 0x1a2b3c4d, 2, 12000, 3, MRC_EV_STATE_ASSUMED_BAD, 4000000000U,
+	  0, { 3, 4308, 0, 0, 2, 0, 12 } },
+	{ 0x42, 0, 7, 1, MRC_EV_STATE_DENIED, 0, 7,
+	  { 0, 0, 0, 0, 0, 0, 0 } },
+};
+
+enum what {
+	DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, CONNS, CONN_ONE, CONN_ODD, PATHS,
+	PATH_ODD, PATH_NONE,
+};
 
 /* print one object like "mrcctl [-j] [-p] [-s] ... show" or monitor */
 static char *run(enum what what, bool json, bool pretty, bool stats,
 		 const char *event)
 {
+	struct path_table table = {};
 	FILE *saved = stdout;
+	unsigned int i;
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -287,12 +390,25 @@ static char *run(enum what what, bool json, bool pretty, bool stats,
 		rail_print(rail_msg(MRC_CMD_RAIL_GET, what == RAIL), event);
 		break;
 	case CONNS:
-		conn_print(conn_msg(CONN_V4));
-		conn_print(conn_msg(CONN_V6));
-		conn_print(conn_msg(CONN_LISTEN));
+		conn_print(conn_msg(CONN_V4), event);
+		conn_print(conn_msg(CONN_V6), event);
+		conn_print(conn_msg(CONN_LISTEN), event);
+		break;
+	case CONN_ONE:
+		conn_print(conn_msg(CONN_V4), event);
 		break;
 	case CONN_ODD:
-		conn_print(conn_msg(CONN_BARE));
+		conn_print(conn_msg(CONN_BARE), event);
+		break;
+	case PATHS:
+		for (i = 0; i < ARRAY_SIZE(paths); i++)
+			path_print(path_msg(&paths[i]), &table);
+		break;
+	case PATH_ODD:
+		path_print(path_msg(&paths[3]), &table);
+		path_print(path_bare_msg(), &table);
+		break;
+	case PATH_NONE:
 		break;
 	}
 	if (!event)
@@ -319,6 +435,8 @@ static const char conn_text[] =
 	"    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0\n"
 	"    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 rto 0 acks 753\n"
 	"    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 ce 0\n"
+	"    plane 0 cwnd 150000 in-flight 43080 srtt 31us base-rtt 24us ecn 1.2% evs good 7 skip 1 bad 0 denied 0\n"
+	"    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1\n"
 	"100005 00000042: time-wait [fd00::1]:7000 -> [fd00:1::2]:65535 peer-id ffffffff planes 2 paths 8 orphan\n"
 	"    seg 8952 srtt 31us rttvar 7us rto 200000us in-flight 64 lost 2 window 0 snd-queue 17\n"
 	"    tx msgs 1 bytes 2 pkts 3 retrans 4 rto 5 acks 10\n"
@@ -330,27 +448,42 @@ static const char conn_text[] =
 
 /* the JSON objects of conn_text's connections */
 static const char *const conn_json[] = {
-	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"rto\":0,\"acks\":753},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"ce\":0}}",
-	"{\"dev_ifindex\":100005,\"id\":\"00000042\",\"peer_id\":\"ffffffff\",\"state\":\"time-wait\",\"local\":{\"addr\":\"fd00::1\",\"port\":7000},\"peer\":{\"addr\":\"fd00:1::2\",\"port\":65535},\"orphan\":true,\"planes\":2,\"paths\":8,\"seg_size\":8952,\"srtt_us\":31,\"rttvar_us\":7,\"rto_us\":200000,\"in_flight\":64,\"lost\":2,\"window\":0,\"snd_queue\":17,\"tx\":{\"msgs\":1,\"bytes\":2,\"pkts\":3,\"retrans\":4,\"rto\":5,\"acks\":10},\"rx\":{\"msgs\":6,\"bytes\":7,\"pkts\":8,\"dups\":9,\"acks\":11,\"ce\":12}}",
-	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"0000abcd\",\"peer_id\":\"00000000\",\"state\":\"listen\",\"local\":{\"addr\":\"*\",\"port\":7000},\"peer\":{\"addr\":\"*\",\"port\":0},\"orphan\":false,\"planes\":0,\"paths\":0,\"seg_size\":0,\"srtt_us\":0,\"rttvar_us\":0,\"rto_us\":0,\"in_flight\":0,\"lost\":0,\"window\":0,\"snd_queue\":0,\"tx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"retrans\":0,\"rto\":0,\"acks\":0},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"dups\":0,\"acks\":0,\"ce\":0}}",
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"rto\":0,\"acks\":753},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"ce\":0},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0}},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1}}]}",
+	"{\"dev_ifindex\":100005,\"id\":\"00000042\",\"peer_id\":\"ffffffff\",\"state\":\"time-wait\",\"local\":{\"addr\":\"fd00::1\",\"port\":7000},\"peer\":{\"addr\":\"fd00:1::2\",\"port\":65535},\"orphan\":true,\"planes\":2,\"paths\":8,\"seg_size\":8952,\"srtt_us\":31,\"rttvar_us\":7,\"rto_us\":200000,\"in_flight\":64,\"lost\":2,\"window\":0,\"snd_queue\":17,\"tx\":{\"msgs\":1,\"bytes\":2,\"pkts\":3,\"retrans\":4,\"rto\":5,\"acks\":10},\"rx\":{\"msgs\":6,\"bytes\":7,\"pkts\":8,\"dups\":9,\"acks\":11,\"ce\":12},\"per_plane\":[]}",
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"0000abcd\",\"peer_id\":\"00000000\",\"state\":\"listen\",\"local\":{\"addr\":\"*\",\"port\":7000},\"peer\":{\"addr\":\"*\",\"port\":0},\"orphan\":false,\"planes\":0,\"paths\":0,\"seg_size\":0,\"srtt_us\":0,\"rttvar_us\":0,\"rto_us\":0,\"in_flight\":0,\"lost\":0,\"window\":0,\"snd_queue\":0,\"tx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"retrans\":0,\"rto\":0,\"acks\":0},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"dups\":0,\"acks\":0,\"ce\":0},\"per_plane\":[]}",
 };
+
+static const char path_text[] =
+	"CONN     INDEX    EV PLANE SPORT STATE              SINCE      PKTS        BYTES      ACKS    ECN LOSSES  NACKS PROBES       RTT\n"
+	"1a2b3c4d     0  4711     0 53863 good             15230ms      1506      2144730       753      0      0      0      0      31us\n"
+	"1a2b3c4d     1    90     3 49242 skip                12ms        17        24412         9      4      0      1      0    2000us\n"
+	"1a2b3c4d     2 12000     3 61152 assumed-bad 4000000000ms         3         4308         0      0      2      0     12       0us\n"
+	"\n"
+	"00000042     0     7     1 49159 denied               0ms         0            0         0      0      0      0      0       7us\n";
+
+static const char path_json[] =
+	"[{\"conn_id\":\"1a2b3c4d\",\"index\":0,\"ev\":4711,\"plane\":0,\"sport\":53863,\"state\":\"good\",\"since_ms\":15230,\"pkts\":1506,\"bytes\":2144730,\"acks\":753,\"ecn\":0,\"losses\":0,\"nacks\":0,\"probes\":0,\"rtt_us\":31},"
+	"{\"conn_id\":\"1a2b3c4d\",\"index\":1,\"ev\":90,\"plane\":3,\"sport\":49242,\"state\":\"skip\",\"since_ms\":12,\"pkts\":17,\"bytes\":24412,\"acks\":9,\"ecn\":4,\"losses\":0,\"nacks\":1,\"probes\":0,\"rtt_us\":2000},"
+	"{\"conn_id\":\"1a2b3c4d\",\"index\":2,\"ev\":12000,\"plane\":3,\"sport\":61152,\"state\":\"assumed-bad\",\"since_ms\":4000000000,\"pkts\":3,\"bytes\":4308,\"acks\":0,\"ecn\":0,\"losses\":2,\"nacks\":0,\"probes\":12,\"rtt_us\":0},"
+	"{\"conn_id\":\"00000042\",\"index\":0,\"ev\":7,\"plane\":1,\"sport\":49159,\"state\":\"denied\",\"since_ms\":0,\"pkts\":0,\"bytes\":0,\"acks\":0,\"ecn\":0,\"losses\":0,\"nacks\":0,\"probes\":0,\"rtt_us\":7}]\n";
 
 int main(void)
 {
 	char *want;
 
 	check("dev text", run(DEV, false, false, false, NULL),
-	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n"
+	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 evs-per-plane 8 spray mrc family 22 version 0.1.0\n"
 	      "    rail eth1 plane 0 admin up oper up\n"
 	      "    rail eth2 plane 1 admin up oper no-carrier\n"
 	      "    rail 100007 plane 2 admin up oper 9\n");
 	check("dev text -s", run(DEV_NO_RAILS, false, false, true, NULL),
-	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n"
-	      "    stats tx-packets 102 tx-bytes 103 rx-packets 104 rx-bytes 105 tx-dropped 106 rx-dropped 107\n");
+	      "mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 evs-per-plane 8 spray rr family 22 version 0.1.0\n"
+	      "    stats tx-packets 102 tx-bytes 103 rx-packets 104 rx-bytes 105 tx-dropped 106 rx-dropped 107\n"
+	      "    ev-transitions to-good 41 to-skip 1234567890123 to-bad 37 to-denied 2 replaced 5\n");
 	check("dev json", run(DEV_NO_RAILS, true, false, false, NULL),
-	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}]\n");
+	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"evs_per_plane\":8,\"spray\":\"rr\",\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}]\n");
 	check("dev json -s", run(DEV, true, false, true, NULL),
-	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[{\"ifname\":\"eth1\",\"ifindex\":3,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\"},{\"ifname\":\"eth2\",\"ifindex\":4,\"plane\":1,\"admin_state\":\"up\",\"oper_state\":\"no-carrier\"},{\"ifindex\":100007,\"plane\":2,\"admin_state\":\"up\",\"oper_state\":9}],\"stats\":{\"tx_packets\":102,\"tx_bytes\":103,\"rx_packets\":104,\"rx_bytes\":105,\"tx_dropped\":106,\"rx_dropped\":107,\"drops\":{}}}]\n");
+	      "[{\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"evs_per_plane\":8,\"spray\":\"mrc\",\"family\":22,\"version\":\"0.1.0\",\"rails\":[{\"ifname\":\"eth1\",\"ifindex\":3,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\"},{\"ifname\":\"eth2\",\"ifindex\":4,\"plane\":1,\"admin_state\":\"up\",\"oper_state\":\"no-carrier\"},{\"ifindex\":100007,\"plane\":2,\"admin_state\":\"up\",\"oper_state\":9}],\"stats\":{\"tx_packets\":102,\"tx_bytes\":103,\"rx_packets\":104,\"rx_bytes\":105,\"tx_dropped\":106,\"rx_dropped\":107,\"drops\":{}},\"ev_transitions\":{\"to_good\":41,\"to_skip\":1234567890123,\"to_bad\":37,\"to_denied\":2,\"replaced\":5}}]\n");
 	check("rail text", run(RAIL, false, false, false, NULL),
 	      "eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n"
 	      "    inet 10.1.0.1\n"
@@ -393,11 +526,11 @@ int main(void)
 	check("monitor text rail", run(RAIL, false, false, true, "rail-add"),
 	      "[rail-add] eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n");
 	check("monitor text dev", run(DEV, false, false, false, "dev-change"),
-	      "[dev-change] mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 family 22 version 0.1.0\n");
+	      "[dev-change] mrc0: ifindex 5 udp-port 4796 max-msg-size 1048576 evs-per-plane 8 spray mrc family 22 version 0.1.0\n");
 	check("monitor json rail", run(RAIL_BARE, true, false, false, "rail-del"),
 	      "{\"event\":\"rail-del\",\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}\n");
 	check("monitor json dev", run(DEV_NO_RAILS, true, false, false, "dev-add"),
-	      "{\"event\":\"dev-add\",\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}\n");
+	      "{\"event\":\"dev-add\",\"ifname\":\"mrc0\",\"ifindex\":5,\"udp_port\":4796,\"max_msg_size\":1048576,\"evs_per_plane\":8,\"spray\":\"rr\",\"family\":22,\"version\":\"0.1.0\",\"rails\":[]}\n");
 	check("conn text", run(CONNS, false, false, false, NULL), conn_text);
 	check("conn text -s", run(CONNS, false, false, true, NULL), conn_text);
 	check("conn text, attributes missing or malformed",
@@ -405,7 +538,9 @@ int main(void)
 	      "? 00000005: 9 * -> *\n"
 	      "    srtt 250us\n"
 	      "    tx\n"
-	      "    rx bytes 4096\n");
+	      "    rx bytes 4096\n"
+	      "    plane ?\n"
+	      "    plane 1 ecn 0.0% evs skip 3\n");
 	if (asprintf(&want, "[%s,%s,%s]\n", conn_json[0], conn_json[1],
 		     conn_json[2]) < 0)
 		return 1;
@@ -421,8 +556,72 @@ int main(void)
 	      "        \"tx\": {},\n"
 	      "        \"rx\": {\n"
 	      "            \"bytes\": 4096\n"
-	      "        }\n"
+	      "        },\n"
+	      "        \"per_plane\": [\n"
+	      "            {\n"
+	      "                \"evs\": {}\n"
+	      "            },\n"
+	      "            {\n"
+	      "                \"plane\": 1,\n"
+	      "                \"ecn_ppm\": 449,\n"
+	      "                \"evs\": {\n"
+	      "                    \"skip\": 3\n"
+	      "                }\n"
+	      "            }\n"
+	      "        ]\n"
 	      "    }\n"
 	      "]\n");
+	check("monitor text path-change", run(CONN_ONE, false, false, true, "path-change"),
+	      "[path-change] lo 1a2b3c4d: plane 0 evs good 7 skip 1 bad 0 denied 0 plane 3 evs good 2 skip 0 bad 5 denied 1\n");
+	check("monitor text path-change, attributes missing or malformed",
+	      run(CONN_ODD, false, false, false, "path-change"),
+	      "[path-change] ? 00000005: plane ? plane 1 evs skip 3\n");
+	if (asprintf(&want, "{\"event\":\"path-change\",%s\n",
+		     conn_json[0] + 1) < 0)
+		return 1;
+	check("monitor json path-change",
+	      run(CONN_ONE, true, false, false, "path-change"), want);
+	free(want);
+	check("path text", run(PATHS, false, false, false, NULL), path_text);
+	check("path text -s", run(PATHS, false, false, true, NULL), path_text);
+	check("path text, attributes missing or malformed",
+	      run(PATH_ODD, false, false, false, NULL),
+	      "CONN     INDEX    EV PLANE SPORT STATE              SINCE      PKTS        BYTES      ACKS    ECN LOSSES  NACKS PROBES       RTT\n"
+	      "00000042     0     7     1 49159 denied               0ms         0            0         0      0      0      0      0       7us\n"
+	      "\n"
+	      "00000005     0 16383     -     - 9                      -         -            -         -      - 18446744073709551615      -      -         -\n");
+	check("path json", run(PATHS, true, false, false, NULL), path_json);
+	check("path json -p, attributes missing or malformed",
+	      run(PATH_ODD, true, true, false, NULL),
+	      "[\n"
+	      "    {\n"
+	      "        \"conn_id\": \"00000042\",\n"
+	      "        \"index\": 0,\n"
+	      "        \"ev\": 7,\n"
+	      "        \"plane\": 1,\n"
+	      "        \"sport\": 49159,\n"
+	      "        \"state\": \"denied\",\n"
+	      "        \"since_ms\": 0,\n"
+	      "        \"pkts\": 0,\n"
+	      "        \"bytes\": 0,\n"
+	      "        \"acks\": 0,\n"
+	      "        \"ecn\": 0,\n"
+	      "        \"losses\": 0,\n"
+	      "        \"nacks\": 0,\n"
+	      "        \"probes\": 0,\n"
+	      "        \"rtt_us\": 7\n"
+	      "    },\n"
+	      "    {\n"
+	      "        \"conn_id\": \"00000005\",\n"
+	      "        \"index\": 0,\n"
+	      "        \"ev\": 16383,\n"
+	      "        \"state\": 9,\n"
+	      "        \"losses\": 18446744073709551615\n"
+	      "    }\n"
+	      "]\n");
+	check("path json, no paths", run(PATH_NONE, true, false, false, NULL),
+	      "[]\n");
+	check("path text, no paths", run(PATH_NONE, false, false, false, NULL),
+	      "");
 	return failed;
 }

@@ -1,0 +1,288 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc_fabric.sh - multipath on a leaf/spine fabric where paths really
+# differ (lib.sh mrc_fabric: 2 hosts, P planes, 2 spines per plane, ECMP
+# with L4 hashing at the leaves).
+#
+#  - the fabric itself spreads UDP flows by source port (IPv4 and IPv6);
+#  - P = 2 and P = 4: one connection sprays over every plane and every
+#    spine (spine link counters) and uses every one of its EVs;
+#  - a spine link black-holed silently (netem loss 100 %, carrier up)
+#    mid-transfer: EVs become ASSUMED_BAD, the link carries (almost)
+#    nothing, the transfer goes on intact; healed, the EVs return by probes;
+#  - a spine link marking CE: EVs go SKIP, the link carries less than its
+#    twin, nothing is dropped;
+#  - a rail taken down, and a rail detached, mid-transfer: traffic moves
+#    to the other planes, nothing is lost; back up / re-attached, the rail
+#    carries data again.
+# Every transfer is checked end to end by mrcat (count, bytes, hash).
+
+. "$(dirname "$0")/lib.sh"
+
+mrc_load
+tmp=$(mktemp -d)
+# Volume thresholds assume the stock kernel's speed; KASAN under TCG is
+# about ten times slower.
+DIV=1
+[ "${MRC_KERNEL:-stock}" = debug ] && DIV=10
+port=7100
+F=mf
+HA=$F-hA HB=$F-hB
+
+# ---- helpers -------------------------------------------------------------------
+
+# spine_ctr S IF FIELD: a counter of interface IF of spine S.
+spine_ctr() {
+	ip netns exec "$F-s$1" cat "/sys/class/net/$2/statistics/$3"
+}
+
+# rail_tx NAME: tx_packets of host A's rail NAME.
+rail_tx() {
+	ip netns exec "$HA" cat "/sys/class/net/$1/statistics/tx_packets"
+}
+
+# evtrans NAME: a path transition total of host A's mrc0.
+evtrans() {
+	ip netns exec "$HA" cat "/sys/class/net/mrc0/mrc/$1"
+}
+
+# start_xfer SECONDS [-6]: a timed transfer A -> B in the background.
+start_xfer() {
+	local secs=$1 addr=10.0.2.1
+
+	[ "$2" = -6 ] && addr=fd10:0:2::1
+	port=$((port + 1))
+	rm -f "$tmp/ready"
+	ip netns exec "$HB" mrcat -l -p $port -m 0 -s 16384 -t 60 -r "$tmp/ready" \
+		>"$tmp/recv.out" 2>"$tmp/recv.err" &
+	RPID=$!
+	for _ in $(seq 200); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
+	ip netns exec "$HA" mrcat -c $addr -p $port -D "$secs" -s 16384 -t 60 \
+		>"$tmp/send.out" 2>"$tmp/send.err" &
+	SPID=$!
+	T0=$(now_ms)
+}
+
+now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
+
+# at MS: sleep until MS milliseconds after the transfer started.
+at() {
+	local d=$((T0 + $1 - $(now_ms)))
+
+	[ $d -gt 0 ] && sleep "$((d / 1000)).$(printf %03d $((d % 1000)))"
+	return 0
+}
+
+# end_xfer NAME: wait; both ends must agree on count, bytes and hash.
+end_xfer() {
+	local name=$1 send recv hs hr
+
+	wait $SPID
+	wait $RPID
+	send=$(tail -1 "$tmp/send.out")
+	recv=$(tail -1 "$tmp/recv.out")
+	hs=$(sed -n 's/.*msgs=\([0-9]*\) bytes=\([0-9]*\) hash=\([0-9a-f]*\) errors=0.*/\1 \2 \3/p' <<<"$send")
+	hr=$(sed -n 's/.*msgs=\([0-9]*\) bytes=\([0-9]*\) hash=\([0-9a-f]*\) errors=0.*/\1 \2 \3/p' <<<"$recv")
+	if [ -n "$hs" ] && [ "$hs" = "$hr" ] && [ "${hs%% *}" -gt 0 ]; then
+		tap_ok "$name: ${hs#* } (messages, bytes, hash) identical at both ends"
+		tap_diag "$name: $(sed -n 's/.*\(elapsed_ms=.*\)/\1/p' <<<"$recv")"
+	else
+		tap_fail "$name" "sender:   $send" "receiver: $recv" \
+			"$(cat "$tmp/send.err" "$tmp/recv.err")"
+	fi
+	RECV=$recv
+}
+
+# paths: the paths of host A's established connection, "plane state pkts".
+paths() {
+	local id
+
+	id=$(mrcctl -n "$HA" conn show | awk '$3 == "established" { sub(":", "", $2); print $2; exit }')
+	[ -n "$id" ] || { echo "no established connection" >&2; return 1; }
+	mrcctl -n "$HA" path show conn "$id" | awk 'NR > 1 && NF >= 14 { print $4, $6, $8 }'
+}
+
+# spread P: UDP datagrams with 64 source ports from A to B on plane P must
+# cross every spine (both families).
+spread() {
+	local p=$1 fam=$2 dst=10.$1.2.1 s before=() d ok=1 out=""
+
+	[ "$fam" = 6 ] && dst=fd10:$p:2::1
+	for s in "${SPINES[@]}"; do before[s]=$(spine_ctr "$s" "a$p" rx_packets); done
+	ip netns exec "$HA" bash -c "for i in {1..64}; do echo x >/dev/udp/$dst/9; done" 2>/dev/null
+	for s in "${SPINES[@]}"; do
+		d=$(($(spine_ctr "$s" "a$p" rx_packets) - before[s]))
+		out+="spine $s: $d "
+		[ "$d" -ge 8 ] || ok=0
+	done
+	check_eq "fabric: IPv$fam UDP flows of plane $p spread over the spines ($out)" 1 $ok
+}
+
+# bytes_via S IF: a spine link's rx_bytes (aP: data A->B; the ECMP hash is
+# symmetric, so bP receives the ACKs of the same EVs).
+bytes_via() { spine_ctr "$1" "$2" rx_bytes; }
+
+# ---- P = 2 -------------------------------------------------------------------------
+
+SPINES=(0 1)
+mrc_fabric $F 2 2 || { tap_fail "build a 2-plane fabric"; tap_end; }
+tap_ok "built a 2-plane, 2-spine fabric"
+spread 0 4
+spread 1 4
+spread 0 6
+
+declare -A b0
+for p in 0 1; do for s in 0 1; do b0[$s.$p]=$(bytes_via $s a$p); done; done
+start_xfer 4
+end_xfer "2 planes: 4 s transfer"
+out=""; ok=1
+for p in 0 1; do for s in 0 1; do
+	d=$(($(bytes_via $s a$p) - b0[$s.$p]))
+	out+="p$p/s$s $((d / 1024))k "
+	[ $d -gt $((1000000 / DIV)) ] || ok=0
+done; done
+check_eq "2 planes: every plane and spine carried data ($out)" 1 $ok
+
+start_xfer 3 -6
+end_xfer "2 planes, IPv6: 3 s transfer"
+
+ip netns del $HA; ip netns del $HB
+for n in lA lB s0 s1; do ip netns del $F-$n; done
+
+# ---- P = 4 -------------------------------------------------------------------------
+
+mrc_fabric $F 4 2 || { tap_fail "build a 4-plane fabric"; tap_end; }
+tap_ok "built a 4-plane, 2-spine fabric"
+spread 3 4
+
+# Spraying: every plane, every spine, every EV.
+for p in 0 1 2 3; do for s in 0 1; do b0[$s.$p]=$(bytes_via $s a$p); done; done
+start_xfer 5
+at 3500
+paths >"$tmp/paths"
+end_xfer "4 planes: 5 s transfer"
+out=""; ok=1
+for p in 0 1 2 3; do for s in 0 1; do
+	d=$(($(bytes_via $s a$p) - b0[$s.$p]))
+	out+="p$p/s$s $((d / 1024))k "
+	[ $d -gt $((500000 / DIV)) ] || ok=0
+done; done
+check_eq "4 planes: every plane and spine carried data ($out)" 1 $ok
+n=$(wc -l <"$tmp/paths")
+used=$(awk '$3 > 0' "$tmp/paths" | wc -l)
+planes=$(awk '{ print $1 }' "$tmp/paths" | sort -u | wc -l)
+check_eq "4 planes: 128 paths, 32 per plane" "128 4" "$n $planes"
+check_eq "4 planes: every path carried packets" "$n" "$used"
+
+# Black hole: spine 0's link to leaf B on plane 0 drops everything silently.
+# With the default replacement, failing EVs are given fresh EVs until all
+# of plane 0 hashes onto spine 1.
+bad0=$(evtrans ev_to_bad); rep0=$(evtrans ev_replaced)
+start_xfer 8
+at 2000
+ip netns exec $F-s0 tc qdisc add dev b0 root netem loss 100%
+at 4000
+h0=$(bytes_via 0 a0); h1=$(bytes_via 1 a0)
+at 6000
+d0=$(($(bytes_via 0 a0) - h0)); d1=$(($(bytes_via 1 a0) - h1))
+paths >"$tmp/paths"
+ip netns exec $F-s0 tc qdisc del dev b0 root
+end_xfer "black hole: 8 s transfer"
+tap_diag "black hole: longest delivery gap $(sed -n 's/.*gap_ms=\([0-9]*\).*/\1/p' <<<"$RECV") ms"
+check "black hole: paths went assumed-bad ($(($(evtrans ev_to_bad) - bad0))) and were replaced ($(($(evtrans ev_replaced) - rep0)))" \
+	test "$(evtrans ev_to_bad)" -gt "$bad0" -a "$(evtrans ev_replaced)" -gt "$rep0"
+check "black hole: the dead link is bypassed (plane 0, 2 s: $((d0 / 1024))k via spine 0, $((d1 / 1024))k via spine 1)" \
+	test $((d0 * 20)) -lt "$d1"
+check_eq "black hole: all 32 paths of plane 0 good again (on spine 1)" 32 \
+	"$(awk '$1 == 0 && $2 == "good"' "$tmp/paths" | wc -l)"
+
+# The same without replacement: the EVs on the dead link stay assumed-bad,
+# and come back by probes when it heals.
+echo 0 >/sys/module/mrc/parameters/ev_replace_after
+good0=$(evtrans ev_to_good)
+start_xfer 9
+at 1500
+ip netns exec $F-s0 tc qdisc add dev b0 root netem loss 100%
+at 3500
+paths >"$tmp/paths1"
+h0=$(bytes_via 0 a0)
+at 5000
+d0=$(($(bytes_via 0 a0) - h0))
+ip netns exec $F-s0 tc qdisc del dev b0 root
+at 7000
+paths >"$tmp/paths2"
+h2=$(bytes_via 0 a0)
+at 8500
+d2=$(($(bytes_via 0 a0) - h2))
+end_xfer "black hole, no replacement: 9 s transfer"
+echo 8 >/sys/module/mrc/parameters/ev_replace_after
+bad=$(awk '$1 == 0 && $2 == "assumed-bad"' "$tmp/paths1" | wc -l)
+good=$(awk '$1 == 0 && $2 == "good"' "$tmp/paths1" | wc -l)
+check "black hole: plane 0 paths on the dead link assumed-bad ($bad), the others good ($good)" \
+	test "$bad" -gt 0 -a "$good" -gt 0 -a $((bad + good)) -eq 32
+check "black hole: the dead link carries (almost) nothing ($((d0 / 1024))k in 1.5 s)" \
+	test "$d0" -lt 200000
+check_eq "healed: no assumed-bad path left on plane 0" 0 \
+	"$(awk '$1 == 0 && $2 == "assumed-bad"' "$tmp/paths2" | wc -l)"
+check "healed: paths came back to good by probes ($(($(evtrans ev_to_good) - good0)))" \
+	test "$(evtrans ev_to_good)" -ge $((good0 + bad))
+check "healed: spine 0 carries plane 0 again ($((d2 / 1024))k in 1.5 s)" test "$d2" -gt $((1000000 / DIV))
+
+# ECN: spine 0's link to leaf B on plane 1 marks CE instead of dropping
+# (netem counts marks as "dropped"; a loss would show as retransmissions).
+# Data volumes are read where the data enters the spine (aP from leaf A).
+skip0=$(evtrans ev_to_skip)
+ip netns exec $F-s0 tc qdisc add dev b1 root netem loss 20% ecn
+h0=$(bytes_via 0 a1); h1=$(bytes_via 1 a1)
+start_xfer 5
+end_xfer "ECN: 5 s transfer"
+d0=$(($(bytes_via 0 a1) - h0)); d1=$(($(bytes_via 1 a1) - h1))
+marks=$(ip netns exec $F-s0 tc -s qdisc show dev b1 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
+ip netns exec $F-s0 tc qdisc del dev b1 root
+check "ECN: paths went skip ($(($(evtrans ev_to_skip) - skip0)) times, $marks packets marked)" \
+	test "$(evtrans ev_to_skip)" -gt "$skip0" -a "${marks:-0}" -gt 0
+check "ECN: the marking link carried less ($((d0 / 1024))k vs $((d1 / 1024))k)" \
+	test $((d0 * 10)) -lt $((d1 * 8))
+tx=$(sed -n 's/.*sender:.* tx_pkts=\([0-9]*\) retrans=\([0-9]*\).*/\1 \2/p' "$tmp/send.err")
+check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *})" test "${tx#* }" -le $((${tx% *} / 200))
+
+# Rail down and up.
+start_xfer 8
+at 2000
+ip -n "$HA" link set r1 down
+at 2500
+t0=$(rail_tx r1)
+at 4000
+t1=$(rail_tx r1)
+# (down removed the static route; the fabric's "routing daemon" puts it back)
+ip -n "$HA" -batch - <<<"link set r1 up
+route replace 10.1.2.0/24 via 10.1.1.254 dev r1"
+at 6000
+t2=$(rail_tx r1)
+at 7500
+t3=$(rail_tx r1)
+end_xfer "rail down: 8 s transfer"
+check_eq "rail down: r1 sent nothing while down" 0 $((t1 - t0))
+check "rail up: r1 carries data again ($((t3 - t2)) packets in 1.5 s)" test $((t3 - t2)) -gt $((100 / DIV))
+
+# Rail detach and re-attach.
+start_xfer 8
+at 2000
+ip -n "$HA" link set r2 nomaster
+at 2500
+t0=$(rail_tx r2)
+at 4000
+t1=$(rail_tx r2)
+ip -n "$HA" link set r2 master mrc0
+plane=$(mrcctl -n "$HA" rail show r2 | sed -n 's/.* plane \([0-9]*\) .*/\1/p' | head -1)
+at 6000
+t2=$(rail_tx r2)
+at 7500
+t3=$(rail_tx r2)
+end_xfer "rail detach: 8 s transfer"
+check "rail detach: r2 sent (almost) nothing while detached ($((t1 - t0)))" test $((t1 - t0)) -lt 5
+check_eq "re-attached on its plane" 2 "$plane"
+check "re-attached: r2 carries data again ($((t3 - t2)) packets in 1.5 s)" test $((t3 - t2)) -gt $((100 / DIV))
+
+tap_end
