@@ -52,6 +52,7 @@ struct path_table {
 	unsigned int rows;	/* rows printed; the header comes first */
 	__u32 conn;		/* connection id of the last row */
 };
+
 /* a path (reply of path-get): a row of the table in text */
 void path_print(const struct nlmsghdr *nlh, struct path_table *t);
 /* the summary of a rail (MRC_A_DEV_RAIL nest) in a device */
