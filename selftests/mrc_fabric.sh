@@ -148,6 +148,21 @@ check_eq "2 planes: every plane and spine carried data ($out)" 1 $ok
 start_xfer 3 -6
 end_xfer "2 planes, IPv6: 3 s transfer"
 
+# Device tunables reach new connections at both ends: 8 paths per plane,
+# round-robin spraying.
+for h in "$HA" "$HB"; do mrcctl -n "$h" dev set mrc0 evs-per-plane 8 spray rr; done
+start_xfer 3
+at 2000
+paths >"$tmp/paths"
+end_xfer "2 planes, 8 paths each, round-robin: 3 s transfer"
+for h in "$HA" "$HB"; do mrcctl -n "$h" dev set mrc0 evs-per-plane 32 spray mrc; done
+check_eq "evs-per-plane 8: both ends have 16 paths" "paths=16 paths=16" \
+	"$(grep -ho 'paths=[0-9]*' "$tmp/send.err" "$tmp/recv.err" | xargs)"
+read -r n lo hi < <(awk '{ n++; if (!lo || $3 < lo) lo = $3; if ($3 > hi) hi = $3 }
+	END { print n + 0, lo + 0, hi + 0 }' "$tmp/paths")
+check "round-robin: all 16 paths carried packets ($lo..$hi per path)" \
+	test "$n" -eq 16 -a "$lo" -gt 0
+
 ip netns del $HA; ip netns del $HB
 for n in lA lB s0 s1; do ip netns del $F-$n; done
 

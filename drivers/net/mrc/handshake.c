@@ -522,7 +522,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 	if (payload < 64 || !child->lrail[rail->plane].family ||
 	    !child->prail[rail->plane].family ||
 	    mrc_alloc_txwin(child, GFP_ATOMIC) ||
-	    mrc_path_setup(child, GFP_ATOMIC)) {
+	    mrc_path_setup(child, mdev, GFP_ATOMIC)) {
 		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
 		mrc_child_drop(lis, child);
 		goto out;
@@ -569,7 +569,7 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail,
 		return;
 	}
 	mrc_take_peer(ms, pkt);
-	if (mrc_path_setup(ms, GFP_ATOMIC)) {
+	if (!ms->mdev || mrc_path_setup(ms, ms->mdev, GFP_ATOMIC)) {
 		mrc_conn_abort(ms, ENOMEM, true, xq);
 		return;
 	}

@@ -87,16 +87,16 @@ static void mrc_path_params(struct mrc_sock *ms)
 
 /**
  * mrc_path_setup() - create the connection's paths from both rail sets
- * @ms: the connection; @lrail, @prail, @seg_size and @mdev are set
+ * @ms: the connection; @lrail, @prail and @seg_size are set
+ * @mdev: the device it runs on (its evs-per-plane and spray policy)
  * @gfp: allocation flags
  *
  * Context: conn lock, or the connection is not yet visible.
  * Return: 0, -ENOMEM, or -ENETUNREACH when no plane is shared.
  */
-int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp)
+int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 {
-	u32 per = ms->mdev ? READ_ONCE(ms->mdev->evs_per_plane) :
-			     MRC_EVS_PER_PLANE_DEFAULT;
+	u32 per = READ_ONCE(mdev->evs_per_plane);
 	u32 n = 0, plane, i, now = mrc_now_us();
 	struct mrc_ev *evs;
 	struct mrc_cc *cc;
@@ -143,7 +143,7 @@ int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp)
 			ms->txpaths[n].ev = evs[n].ev;
 		}
 	}
-	ms->spray = (ms->mdev ? READ_ONCE(ms->mdev->spray) : NULL) ?: &mrc_spray_mrc;
+	ms->spray = READ_ONCE(mdev->spray) ?: &mrc_spray_mrc;
 	ms->spray_rng = get_random_u32() | 1;
 	ms->spray_cursor = get_random_u32_below(n);
 	ms->npaths = n;

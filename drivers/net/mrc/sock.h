@@ -370,7 +370,7 @@ void mrc_output_grow(struct mrc_sock *ms);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
 
 /* path.c */
-int mrc_path_setup(struct mrc_sock *ms, gfp_t gfp);
+int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp);
 void mrc_path_free(struct mrc_sock *ms);
 void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes);
 int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
