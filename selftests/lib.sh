@@ -288,13 +288,20 @@ mrc_ko() {
 
 # mrc_load [ARGS...]: load mrc.ko unless it is loaded already.
 mrc_load() {
-	local dep
+	local dep p=/sys/module/mrc/parameters/cc_target_qdelay_us
 
-	[ -d /sys/module/mrc ] && return 0
-	for dep in $(modinfo -F depends "$(mrc_ko)" | tr , ' '); do
-		modprobe -q "$dep" 2>/dev/null
-	done
-	insmod "$(mrc_ko)" "$@"
+	if [ ! -d /sys/module/mrc ]; then
+		for dep in $(modinfo -F depends "$(mrc_ko)" | tr , ' '); do
+			modprobe -q "$dep" 2>/dev/null
+		done
+		insmod "$(mrc_ko)" "$@" || return 1
+	fi
+	# Under emulation the RTT jitters by milliseconds with no queue at
+	# all; the automatic delay target (the base RTT) would read that as
+	# congestion and keep every window at its minimum.  ECN and losses
+	# still drive the windows.  MRC_QDELAY_US=0 restores the default.
+	[ -w $p ] && echo "${MRC_QDELAY_US:-10000}" >$p
+	return 0
 }
 
 # mrc_unload: rmmod, waiting for lingering connections (TIME_WAIT) to end.

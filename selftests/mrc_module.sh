@@ -19,8 +19,14 @@ check_eq "family parameter shows the uapi default" \
 	"$(uapi_define MRC_FAMILY_DEFAULT)" "$(cat $params/family 2>&1)"
 check_eq "udp_port parameter shows the uapi default" \
 	"$(uapi_define MRC_UDP_PORT_DEFAULT)" "$(cat $params/udp_port 2>&1)"
-check_eq "parameters are read-only (0444)" "444 444" \
+check_eq "family and udp_port are read-only (0444)" "444 444" \
 	"$(stat -c %a $params/family $params/udp_port 2>&1 | xargs)"
+tun="cc_max_cwnd cc_target_qdelay_us cc_burst_segs ev_skip_hold_us
+	ev_probe_interval_us ev_probe_successes ev_replace_after"
+check_eq "path and congestion tunables are writable by root (0644)" \
+	"644 644 644 644 644 644 644" "$(cd $params && stat -c %a $tun 2>&1 | xargs)"
+check_eq "tunables show the documented defaults (qdelay: the VM's, see lib.sh)" \
+	"1048576 ${MRC_QDELAY_US:-10000} 16 1000 10000 3 8" "$(cd $params && cat $tun 2>&1 | xargs)"
 check_fails "writing a read-only parameter is refused" \
 	sh -c "echo 25 > $params/family"
 check_eq "family is unchanged after the refused write" \

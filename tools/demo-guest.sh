@@ -10,6 +10,7 @@
 
 . "$MRC_TOP/selftests/lib.sh"
 set -u
+mrc_load || exit 1	# loaded already; applies the emulation tuning (lib.sh)
 
 SECS=${MRC_DEMO_SECS:-12}
 F=demo HA=demo-hA HB=demo-hB
