@@ -58,9 +58,12 @@ start_xfer() {
 		>"$tmp/recv.out" 2>"$tmp/recv.err" &
 	RPID=$!
 	for _ in $(seq 200); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
+	rm -f "$tmp/connected"
 	ip netns exec "$HA" mrcat -c $addr -p $port -D "$secs" -s 16384 -t 60 \
-		>"$tmp/send.out" 2>"$tmp/send.err" &
+		-r "$tmp/connected" >"$tmp/send.out" 2>"$tmp/send.err" &
 	SPID=$!
+	# The clock starts at the connection (process start-up is slow).
+	for _ in $(seq 400); do [ -e "$tmp/connected" ] && break; sleep 0.05; done
 	T0=$(now_ms)
 }
 

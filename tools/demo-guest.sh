@@ -64,8 +64,9 @@ ip netns exec "$HB" mrcat -l -p 5000 -m 0 -s 1-65536 -t 120 -r "$tmp/ready" \
 rpid=$!
 for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
 ip netns exec "$HA" mrcat -c 10.0.2.1 -p 5000 -D "$SECS" -s 1-65536 -t 120 \
-	>"$tmp/send.out" 2>"$tmp/send.err" &
+	-r "$tmp/connected" >"$tmp/send.out" 2>"$tmp/send.err" &
 spid=$!
+for _ in $(seq 200); do [ -e "$tmp/connected" ] && break; sleep 0.05; done
 T0=$(now_ms)
 at 2000
 ID=$(conn_id)

@@ -15,7 +15,7 @@
  * Options:
  *   -m COUNT      messages to send/expect (default 100; receiver: 0 = any
  *                 number, until the sender closes)
- *   -D SECONDS    sender: stop after this long (and after -m COUNT
+ *   -D SECONDS    sender: stop this long after connecting (and after -m COUNT
  *                 messages if given)
  *   -s SIZE       message size, or MIN-MAX for seeded random sizes
  *   -S SEED       seed (default 1)
@@ -25,7 +25,8 @@
  *   -i IFINDEX    bind to this mrc device
  *   -k N          receiver: accept N connections one after another
  *   -q            no per-connection lines, summary only
- *   -r FILE       receiver: create FILE once listening (for scripts)
+ *   -r FILE       create FILE once listening (receiver) or connected
+ *                 (sender), for scripts
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -173,7 +174,7 @@ static void print_info(int fd, const char *who)
 
 static int do_send(struct sockaddr_mrc *peer)
 {
-	unsigned long long i, bytes = 0, hash = 0xcbf29ce484222325ULL, start;
+	unsigned long long i, bytes = 0, hash = 0xcbf29ce484222325ULL, start, connected;
 	unsigned char *buf = malloc(max_size);
 	int fd = socket(family, SOCK_SEQPACKET, 0);
 
@@ -187,12 +188,19 @@ static int do_send(struct sockaddr_mrc *peer)
 		fprintf(stderr, "mrcat: connect: %s\n", strerror(errno));
 		return 1;
 	}
-	last_ms = start;
+	connected = now_ms();
+	if (ready_file) {
+		FILE *f = fopen(ready_file, "w");
+
+		if (f)
+			fclose(f);
+	}
+	last_ms = connected;
 	for (i = 0; i < count; i++) {
 		unsigned int len = msg_size(i);
 		ssize_t n;
 
-		if (duration_ms && now_ms() - start >= duration_ms)
+		if (duration_ms && now_ms() - connected >= duration_ms)
 			break;
 		msg_fill(buf, len, i);
 		n = send(fd, buf, len, MSG_NOSIGNAL);
