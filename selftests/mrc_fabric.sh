@@ -270,7 +270,12 @@ read -r nm pm nu pu < <(awk '$1 == 1 { if ($4 > 0) { nm++; pm += $3 } else { nu+
 check "ECN: marked paths carried less ($nm paths: $((pm / (nm ? nm : 1))) pkts each; unmarked $nu: $((pu / (nu ? nu : 1))))" \
 	test "$nm" -gt 0 -a "$nu" -gt 0 -a $((pm * nu * 10)) -lt $((pu * nm * 8))
 tx=$(sed -n 's/.*sender:.* tx_pkts=\([0-9]*\) retrans=\([0-9]*\).*/\1 \2/p' "$tmp/send.err")
-check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *})" test "${tx#* }" -le $((${tx% *} / 200))
+# (the debug kernel's RTT jitter makes timer-based loss detection fire
+# spuriously now and then: a looser bound there)
+lim=200
+[ "${MRC_KERNEL:-stock}" = debug ] && lim=10
+check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *}, at most 1/$lim)" \
+	test "${tx#* }" -le $((${tx% *} / lim))
 
 # Rail down and up.
 start_xfer 8

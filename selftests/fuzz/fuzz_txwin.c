@@ -41,11 +41,11 @@
 #include "core/txwin.h"
 
 #define NPATHS_MAX	8
-#define SH_MAX		(1 << 16)	/* PSNs a run may send */
+#define SH_MAX		BIT(16)		/* PSNs a run may send */
 #define NET_MAX		4096		/* packets in the network */
 #define HIST		8		/* honest ACKs kept for replay */
 #define AGE_MAX		0x7fffffffU	/* txwin.h: nothing is out 35 min */
-#define STALE_US	(1U << 30)	/* txwin.c: MRC_TX_STALE_US */
+#define STALE_US	BIT(30)		/* txwin.c: MRC_TX_STALE_US */
 
 struct shadow {
 	u32 sent;
@@ -263,7 +263,7 @@ static void cb_lost(void *ctx, u32 psn)
 	s64 off = s - f.sh;
 
 	FUZZ_CHECK(ctx == &f, "ctx");
-	FUZZ_CHECK(s->expect, "op %llu: psn %u reported lost: model state %u, not lost by the rules",
+	FUZZ_CHECK(s->expect, "op %llu: psn %u reported lost: state %u, not lost by the rules",
 		   (unsigned long long)f.ops, psn, s->state);
 	FUZZ_CHECK(off > f.last_cb, "op %llu: lost psn %u out of order",
 		   (unsigned long long)f.ops, psn);
@@ -303,7 +303,7 @@ static void do_send(u32 psn, u16 path, u32 len)
 	}
 	if (off == f.nxt) {
 		if (f.una == f.nxt && !newest_valid(f.now))
-			f.newest = f.now - STALE_US;
+			f.newest = f.now - (u32)STALE_US;
 		f.nxt++;
 	}
 	s = &f.sh[off];

@@ -496,6 +496,20 @@ static void mrc_path_replace(struct mrc_sock *ms, u32 path)
 		mrc_path_changed(ms, path, old);
 }
 
+/*
+ * A probe fails when its answer is later than twice the probe interval,
+ * or than the connection's RTO-like bound when that is longer: a slow
+ * host (or a long fabric) must not fail every probe and keep its paths
+ * out forever.  At most 1 s.
+ */
+static void mrc_path_probe_timeout(struct mrc_sock *ms)
+{
+	u32 t = 2 * ms->evp.probe_interval_us;
+	u32 r = ms->rtt.srtt_us ? 2 * ms->rtt.srtt_us + 4 * ms->rtt.rttvar_us : 0;
+
+	ms->evp.probe_timeout_us = clamp_t(u32, r, t, max_t(u32, t, USEC_PER_SEC));
+}
+
 /* The path timer: holds, probes, replacements, notifications. */
 static void mrc_path_timer(struct timer_list *t)
 {
@@ -511,6 +525,7 @@ static void mrc_path_timer(struct timer_list *t)
 	spin_lock(&ms->lock);
 	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
 		goto unlock;
+	mrc_path_probe_timeout(ms);
 	for (i = 0; i < ms->npaths; i++) {
 		struct mrc_ev *e = &ms->evs[i];
 		u8 old = e->state;
