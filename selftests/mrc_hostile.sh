@@ -7,14 +7,15 @@
 # reason, exactly once per packet, on mrc0 and on the rail it came in on,
 # with no reply (or one small RESET where the protocol answers), and
 # without touching the transfer (same connection id, identical hashes).
-# A RESET with both ids from the peer's rail does kill a connection (the
+# A RESET with both ids from the peer's rail does end a connection (the
 # guard is precise, not blind).  The REQ flood's half-open connections
 # are bounded (per listener: its backlog; per device: 1024), expire, and
 # leave the device accepting connections again.  Replies stay at most one
 # small packet per packet received; memory is flat across a large flood.
 #
-#   attacker 10.99.0.2 --x0--xa-- A (forwards) 10.0.0.1 a0 ==== b0 10.0.0.2 B
-#                                              10.1.0.1 a1 ==== b1 10.1.0.2
+#   attacker 10.99.0.2 --x0--xa--+
+#                                A (forwards) 10.0.0.1 a0 ==== b0 10.0.0.2 B
+#   victim   10.98.0.2 --v0--va--+            10.1.0.1 a1 ==== b1 10.1.0.2
 #
 # The attacker's packets reach B on its plane-0 rail b0 from a non-peer
 # address; the hostile peer's (window, huge, bad-ack, and variants of
@@ -22,18 +23,21 @@
 # through a plain UDP socket, with the real connection ids (mrcctl conn
 # show).  B's replies to the attacker go to its UDP port 4796, where
 # nothing listens: the attacker's UdpNoPorts counts every reply that
-# reaches it.
+# reaches it.  The victim is a bystander whose address the attacker writes
+# into REQs as its rail (reflection).
 #
-# Process creation costs 0.1-0.5 s under TCG, so one shell per namespace
-# runs the commands (nsh) and counters are read with shell builtins.
+# A process costs 0.1-0.5 s under TCG (more while a transfer loads the
+# CPU): one shell per namespace runs the commands, one "mrcinject -f -"
+# per namespace injects, and counters are read with shell builtins.
 #
-# Environment: MRC_HOSTILE_XFER_S (transfer seconds, 20), MRC_HOSTILE_N
-# (packets per kind, 100), MRC_HOSTILE_FLOOD (garbage flood, 100000).
+# Environment: MRC_HOSTILE_XFER_S (transfer seconds, 40; debug kernel 240),
+# MRC_HOSTILE_N (packets per kind, 100), MRC_HOSTILE_FLOOD (garbage flood,
+# 100000; debug kernel 10000), MRC_HOSTILE_VERBOSE (print every injection).
 
 . "$(dirname "$0")/lib.sh"
 
-PATH=$MRC_TOP/tools/mrcinject:$PATH
-if [ ! -x "$MRC_TOP/tools/mrcinject/mrcinject" ]; then
+INJ=$MRC_TOP/tools/mrcinject/mrcinject
+if [ ! -x "$INJ" ]; then
 	tap_skip "mrc_hostile" "tools/mrcinject/mrcinject is not built (make tools)"
 	tap_end
 fi
@@ -42,42 +46,55 @@ tmp=$(mktemp -d)
 NA=mh-a
 NB=mh-b
 NX=mh-attacker
-PORT=7000	# the transfer (mrcat: backlog 16)
-CPORT=7001	# the control transfer, reset by a genuine RESET
-BIGPORT=7100	# a listener with backlog 4096 that never accepts
-XFER_S=${MRC_HOSTILE_XFER_S:-20}
+NV=mh-victim
+PORT=7000	# the transfer
+CPORT=7001	# the control transfer, ended by a genuine RESET
+SMALLPORT=7050	# listeners that never accept: backlog 16,
+BIGPORT=7100	# backlog 4096,
+NEWPORT=7200	# and one nobody floods
+XFER_S=40
+FLOOD=100000
+# The debug kernel (KASAN, lockdep) is ~10x slower under TCG.
+[ "${MRC_KERNEL:-stock}" = debug ] && XFER_S=240 && FLOOD=10000
+XFER_S=${MRC_HOSTILE_XFER_S:-$XFER_S}
 N=${MRC_HOSTILE_N:-100}
-FLOOD=${MRC_HOSTILE_FLOOD:-100000}
+FLOOD=${MRC_HOSTILE_FLOOD:-$FLOOD}
 t_start=$SECONDS
 
-# ---- one shell per namespace ---------------------------------------------------
-# nsh_start NAME NS: a bash in NS reading commands from a FIFO
-# nsh NAME CMD: run CMD there; its output (stdout and stderr) in OUT
-declare -A NSH_IN NSH_OUT NSH_PID
-nsh_start() {
-	local in out
+# ---- long-lived processes in the namespaces ------------------------------------
+# co_start NAME NS CMD...: CMD in NS, reading lines from a FIFO
+# co NAME LINES END: send LINES, collect the output up to a line starting
+#	with END into OUT; the rest of that line in RC
+declare -A CO_IN CO_OUT CO_PID
+co_start() {
+	local in out name=$1 ns=$2
 
-	mkfifo "$tmp/$1.in" "$tmp/$1.out"
-	ip netns exec "$2" bash <"$tmp/$1.in" >"$tmp/$1.out" 2>&1 &
-	NSH_PID[$1]=$!
-	exec {in}>"$tmp/$1.in" {out}<"$tmp/$1.out"
-	NSH_IN[$1]=$in
-	NSH_OUT[$1]=$out
+	shift 2
+	mkfifo "$tmp/$name.in" "$tmp/$name.out"
+	ip netns exec "$ns" "$@" <"$tmp/$name.in" >"$tmp/$name.out" 2>&1 &
+	CO_PID[$name]=$!
+	exec {in}>"$tmp/$name.in" {out}<"$tmp/$name.out"
+	CO_IN[$name]=$in
+	CO_OUT[$name]=$out
 }
-nsh() {
+co() {
 	local line
 
-	printf '%s\necho "__nsh_end__ $?"\n' "$2" >&"${NSH_IN[$1]}"
+	printf '%s\n' "$2" >&"${CO_IN[$1]}"
 	OUT=
-	while IFS= read -r line <&"${NSH_OUT[$1]}"; do
-		if [[ $line == __nsh_end__* ]]; then
-			RC=${line#__nsh_end__ }
-			return "$RC"
+	while IFS= read -r line <&"${CO_OUT[$1]}"; do
+		if [[ $line == "$3"* ]]; then
+			RC=${line#"$3"}
+			return 0
 		fi
 		OUT+=$line$'\n'
 	done
 	RC=255
-	return 255
+}
+
+# nsh NAME CMD: CMD in that namespace's shell
+nsh() {
+	co "sh$1" "$2"$'\necho "__nsh_end__ $?"' "__nsh_end__ "
 }
 
 # nap SECONDS: sleep without a process
@@ -90,7 +107,7 @@ nap() {
 cleanup() {
 	local p
 
-	for p in "${NSH_PID[@]}" "$RPID" "$SPID" "$CRPID" "$CSPID" "$BIGPID"; do
+	for p in "${CO_PID[@]}" "$RPID" "$SPID" "$CRPID" "$CSPID" $LPIDS "$VPID"; do
 		[ -n "$p" ] && kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
@@ -100,27 +117,37 @@ cleanup() {
 trap cleanup EXIT
 
 # ---- topology ------------------------------------------------------------------
-if ! mrc_pair $NA $NB 2 || ! ns_create $NX; then
-	tap_fail "topology: mrc_pair and the attacker's namespace"
+if ! mrc_pair $NA $NB 2 || ! ns_create $NX $NV; then
+	tap_fail "topology: mrc_pair and the attacker's and victim's namespaces"
 	tap_end
 fi
-ip link add xa netns $NA type veth peer name x0 netns $NX
-printf '%s\n' "addr add 10.99.0.1/24 dev xa" "link set xa up" | ip -n $NA -batch -
+printf '%s\n' "link add xa netns $NA type veth peer name x0 netns $NX" \
+	"link add va netns $NA type veth peer name v0 netns $NV" | ip -batch -
+printf '%s\n' "addr add 10.99.0.1/24 dev xa" "link set xa up" \
+	"addr add 10.98.0.1/24 dev va" "link set va up" | ip -n $NA -batch -
 printf '%s\n' "addr add 10.99.0.2/24 dev x0" "link set x0 up" \
 	"route add default via 10.99.0.1" | ip -n $NX -batch -
-ip -n $NB route add 10.99.0.0/24 via 10.0.0.1 dev b0
-nsh_start A $NA
-nsh_start B $NB
-nsh_start X $NX
+printf '%s\n' "addr add 10.98.0.2/24 dev v0" "link set v0 up" \
+	"route add default via 10.98.0.1" | ip -n $NV -batch -
+printf '%s\n' "route add 10.99.0.0/24 via 10.0.0.1 dev b0" \
+	"route add 10.98.0.0/24 via 10.0.0.1 dev b0" | ip -n $NB -batch -
+ip netns exec $NV sleep 1000 &
+VPID=$!		# its /proc/PID/net/snmp: the victim's UDP counters
+for ns in A B; do
+	co_start "sh$ns" "mh-${ns,}" bash
+done
+for ns in A B X; do
+	co_start "inj$ns" "mh-$([ $ns = X ] && echo attacker || echo "${ns,}")" "$INJ" -f -
+done
 nsh A 'echo 1 >/proc/sys/net/ipv4/ip_forward'
-APID=${NSH_PID[X]}	# its /proc/PID/net/snmp: the attacker's UDP counters
+APID=${CO_PID[injX]}	# its /proc/PID/net/snmp: the attacker's UDP counters
 
-# snap (in B): B's drop counters (mrc0 and rail b0), b0's traffic and the
-# attacker's UdpNoPorts as "key:value" lines, keys relative to
-# /sys/class/net ("mrc0/mrc_drops/no-conn", "b0/mrc_rail/tx_packets") and
-# "atk/noports".  Builtins only.
+# snapfn NAME:PID... (in B): B's drop counters (mrc0 and rail b0), b0's
+# traffic and the UdpNoPorts of each PID's namespace as "key:value" lines,
+# keys relative to /sys/class/net ("mrc0/mrc_drops/no-conn",
+# "b0/mrc_rail/tx_packets") and "NAME/noports".  Builtins only.
 snapfn() {
-	local f v w hdr=() i
+	local f v w hdr i np
 
 	for f in /sys/class/net/mrc0/mrc_drops/* /sys/class/net/b0/mrc_rail/drops/* \
 		 /sys/class/net/mrc0/mrc/rx_dropped /sys/class/net/mrc0/mrc/rx_packets \
@@ -129,27 +156,31 @@ snapfn() {
 		read -r v <"$f"
 		echo "${f#/sys/class/net/}:$v"
 	done
-	while read -r -a w; do
-		[ "${w[0]}" = Udp: ] || continue
-		if [ ${#hdr[@]} = 0 ]; then
-			hdr=("${w[@]}")
-			continue
-		fi
-		for i in "${!hdr[@]}"; do
-			[ "${hdr[$i]}" = NoPorts ] && echo "atk/noports:${w[$i]}"
-		done
-	done <"/proc/$1/net/snmp"
+	for np in "$@"; do
+		hdr=()
+		while read -r -a w; do
+			[ "${w[0]}" = Udp: ] || continue
+			if [ ${#hdr[@]} = 0 ]; then
+				hdr=("${w[@]}")
+				continue
+			fi
+			for i in "${!hdr[@]}"; do
+				[ "${hdr[$i]}" = NoPorts ] && echo "${np%:*}/noports:${w[$i]}"
+			done
+		done <"/proc/${np#*:}/net/snmp"
+	done
 }
 nsh B "$(declare -f snapfn)"
 
-# ---- counters --------------------------------------------------------------------
+# ---- counters ------------------------------------------------------------------
 declare -A S P
+all=0 big=0 rx=0 rxb=0 txp=0 txb=0	# set by dl and sumd
 
 snap() {
 	local line
 
 	S=()
-	nsh B "snapfn $APID"
+	nsh B "snapfn atk:$APID vic:$VPID"
 	while IFS= read -r line; do
 		[ -n "$line" ] && S[${line%:*}]=${line##*:}
 	done <<<"$OUT"
@@ -165,87 +196,109 @@ keep() {
 	done
 }
 
-# d KEY: how much a counter grew since keep
+# dl VAR KEY: VAR = how much a counter grew since keep
+dl() {
+	printf -v "$1" %d $((${S[$2]:-0} - ${P[$2]:-0}))
+}
+
+# d KEY: the same, printed
 d() {
 	echo $((${S[$1]:-0} - ${P[$1]:-0}))
 }
 
-# sum_drops REASON...: sum of the deltas of these mrc0 drop reasons
-sum_drops() {
-	local r t=0
+# sumd VAR REASON...: VAR = sum of the deltas of these mrc0 drop reasons
+# (VAR may be a local of the caller: bash's dynamic scope)
+sumd() {
+	local _sv=$1 _sr _st=0
 
-	for r in "$@"; do
-		t=$((t + ${S[mrc0/mrc_drops/$r]:-0} - ${P[mrc0/mrc_drops/$r]:-0}))
+	shift
+	for _sr in "$@"; do
+		_st=$((_st + ${S[mrc0/mrc_drops/$_sr]:-0} - ${P[mrc0/mrc_drops/$_sr]:-0}))
 	done
-	echo $t
+	printf -v "$_sv" %d $_st
 }
 
 # settle "REASON..." N: re-read until those mrc0 drops grew by N (packets
 # may still be on their way through A), at most ~3 s.
 settle() {
-	for _ in $(seq 30); do
+	local i t
+
+	for ((i = 0; i < 30; i++)); do
 		snap
 		# shellcheck disable=SC2086 # $1: one or more reasons
-		[ "$(sum_drops $1)" -ge "$2" ] && return 0
+		sumd t $1
+		[ "$t" -ge "$2" ] && return 0
 		nap 0.1
 	done
 	return 1
 }
 
-# inject NSH ARGS: mrcinject in that namespace's shell; SENT is what it sent.
+# inject A|B|X ARGS: mrcinject ARGS in that namespace; SENT: what it sent
 inject() {
-	nsh "$1" "mrcinject $2"
-	SENT=$(sed -n 's/^kind=.* sent=\([0-9]*\) .*/\1/p' <<<"$OUT")
-	SENT=${SENT:-0}
+	co "inj$1" "$2" "end rc="
+	INJ_OUT=$OUT
+	SENT=0
+	[[ $OUT =~ sent=([0-9]+) ]] && SENT=${BASH_REMATCH[1]}
 	if [ "$RC" != 0 ] || [ "$SENT" = 0 ]; then
-		tap_diag "mrcinject $2: exit $RC: $OUT"
+		tap_diag "mrcinject $2: exit $RC: ${OUT//$'\n'/ }"
 	elif [ -n "$MRC_HOSTILE_VERBOSE" ]; then
-		tap_diag "[$((SECONDS - t_start)) s] mrcinject $2: $OUT"
+		tap_diag "[$((SECONDS - t_start)) s] mrcinject $2: ${OUT//$'\n'/ }"
 	fi
 }
 
-# kind DESC REASON NSH REPLIES ARGS: inject; mrc0's and b0's REASON
-# counters must each have grown by exactly what was sent.  REPLIES: what
-# the attacker must have got back: 0, N (one per packet), or - (the
-# replies go to the peer A: not counted here).
+# kind DESC REASON A|B|X REPLIES ARGS: inject N packets; mrc0's and b0's
+# REASON counters must each have grown by exactly N.  REPLIES: what the
+# attacker must have got back: 0, N (one each), or - (the replies go to
+# the peer A: not counted here).
 kind() {
-	local desc=$1 reason=$2 sh=$3 replies=$4 dev rail got
+	local desc=$1 reason=$2 replies=$4 dev rail got
 
 	keep
-	inject "$sh" "$5"
+	inject "$3" "$5"
 	settle "$reason" "$SENT"
-	dev=$(d "mrc0/mrc_drops/$reason")
-	rail=$(d "b0/mrc_rail/drops/$reason")
+	dl dev "mrc0/mrc_drops/$reason"
+	dl rail "b0/mrc_rail/drops/$reason"
 	check_eq "$desc: $SENT sent -> drop '$reason' +$dev on mrc0, +$rail on rail b0" \
 		"$N $N $N" "$SENT $dev $rail"
 	[ "$replies" = - ] && return
 	[ "$replies" = N ] && replies=$SENT
-	got=$(d atk/noports)
+	dl got atk/noports
 	check_eq "$desc: replies reaching the attacker: $got (expected $replies)" "$replies" "$got"
 }
 
-# conns NSH: mrcctl conn show there, in CONNS
+# conns A|B: the first line of each of that host's connections (mrcctl
+# conn show) in CONNS[].  Through a file: a slow reader of the dump would
+# stretch it over seconds, while half-open connections come and go.
 conns() {
-	nsh "$1" "mrcctl conn show"
-	CONNS=$OUT
+	nsh "$1" "mrcctl conn show | grep '^[^ ]' >$tmp/conns"
+	mapfile -t CONNS <"$tmp/conns"
 }
 
-# conn_line PORT: the established connection on mrc port PORT in CONNS
-conn_line() {
-	grep ' established ' <<<"$CONNS" | grep -m1 ":$1 "
+# conn_find PORT: CID and CPEER of the established connection to or from
+# mrc port PORT in CONNS
+conn_find() {
+	local l re="^[^ ]+ ([0-9a-f]+): established .*:$1 .*peer-id ([0-9a-f]+)"
+
+	CID=
+	CPEER=
+	for l in "${CONNS[@]}"; do
+		if [[ $l =~ $re ]]; then
+			CID=${BASH_REMATCH[1]}
+			CPEER=${BASH_REMATCH[2]}
+			return 0
+		fi
+	done
+	return 1
 }
 
-conn_id() {
-	sed -n 's/^[^ ]* \([0-9a-f]*\): .*/\1/p' <<<"$1"
-}
+# count_conns STATE [PORT]: connections in STATE (on mrc port PORT) in CONNS
+count_conns() {
+	local l n=0 re=" $1 .*:${2:-[0-9]+} "
 
-peer_id() {
-	sed -n 's/.* peer-id \([0-9a-f]*\).*/\1/p' <<<"$1"
-}
-
-# half_open [PORT]: connections in req-rcvd (on mrc port PORT) in CONNS
-half_open() {
-	grep ' req-rcvd ' <<<"$CONNS" | grep -c "${1:+:$1 }"
+	for l in "${CONNS[@]}"; do
+		[[ $l =~ $re ]] && n=$((n + 1))
+	done
+	echo $n
 }
 
 # summary FILE: "msgs bytes hash" of an mrcat summary with errors=0
@@ -253,7 +306,7 @@ summary() {
 	sed -n 's/.*msgs=\([0-9]*\) bytes=\([0-9]*\) hash=\([0-9a-f]*\) errors=0.*/\1 \2 \3/p' "$1"
 }
 
-# meminfo: Slab, SUnreclaim, MemAvailable (kB); MEM_SUNRECLAIM set
+# meminfo: Slab, SUnreclaim, MemAvailable in MEM; SUnreclaim (kB) in MEM_SU
 meminfo() {
 	local k v
 
@@ -261,8 +314,8 @@ meminfo() {
 	while read -r k v _; do
 		case $k in
 		Slab: | SUnreclaim: | MemAvailable:)
-			MEM+="${k%:} ${v} kB, "
-			[ "$k" = SUnreclaim: ] && MEM_SUNRECLAIM=$v
+			MEM+="${k%:} $v kB, "
+			[ "$k" = SUnreclaim: ] && MEM_SU=$v
 			;;
 		esac
 	done </proc/meminfo
@@ -271,69 +324,75 @@ meminfo() {
 
 # wait_file FILE: at most 10 s
 wait_file() {
-	for _ in $(seq 100); do
+	local i
+
+	for ((i = 0; i < 100; i++)); do
 		[ -e "$1" ] && return 0
 		nap 0.1
 	done
 	return 1
 }
 
-# ---- the legitimate transfers ------------------------------------------------------
+# ---- the legitimate transfers ----------------------------------------------------
 # The transfer checked end to end, and a control transfer that a genuine
 # RESET will end.
-ip netns exec $NB mrcat -l -p $PORT -m 0 -s 1000-30000 -t 180 -r "$tmp/ready" \
+ip netns exec $NB mrcat -l -p $PORT -m 0 -s 1000-30000 -t $((XFER_S + 120)) -r "$tmp/ready" \
 	>"$tmp/recv.out" 2>"$tmp/recv.err" &
 RPID=$!
-ip netns exec $NB mrcat -l -p $CPORT -m 0 -s 1000 -t 120 -r "$tmp/cready" \
+ip netns exec $NB mrcat -l -p $CPORT -m 0 -s 1000 -t $((XFER_S * 2 + 60)) -r "$tmp/cready" \
 	>"$tmp/crecv.out" 2>"$tmp/crecv.err" &
 CRPID=$!
+LPIDS=
+for l in $SMALLPORT:16 $BIGPORT:4096 $NEWPORT:16; do
+	nsh B "$INJ -l -D ${l%:*} -B ${l#*:} -w 900 -r $tmp/ready.${l%:*} >/dev/null 2>&1 & echo \$!"
+	LPIDS+=" ${OUT%$'\n'}"
+done
 wait_file "$tmp/ready"
 wait_file "$tmp/cready"
-ip netns exec $NA mrcat -c 10.0.0.2 -p $PORT -D "$XFER_S" -s 1000-30000 -t 180 \
+for l in $SMALLPORT $BIGPORT $NEWPORT; do
+	wait_file "$tmp/ready.$l"
+done
+ip netns exec $NA mrcat -c 10.0.0.2 -p $PORT -D "$XFER_S" -s 1000-30000 -t $((XFER_S + 120)) \
 	>"$tmp/send.out" 2>"$tmp/send.err" &
 SPID=$!
-ip netns exec $NA mrcat -c 10.0.0.2 -p $CPORT -D $((XFER_S * 3)) -s 1000 -t 120 \
+ip netns exec $NA mrcat -c 10.0.0.2 -p $CPORT -D $((XFER_S * 2)) -s 1000 -t $((XFER_S * 2 + 60)) \
 	>"$tmp/csend.out" 2>"$tmp/csend.err" &
 CSPID=$!
-nsh B "mrcinject -l -D $BIGPORT -B 4096 -w 600 -r $tmp/bigready >$tmp/big.out 2>&1 & echo \$!"
-BIGPID=$OUT
-for _ in $(seq 50); do
+for ((i = 0; i < 50; i++)); do
 	conns B
-	bline=$(conn_line $PORT)
-	cline=$(conn_line $CPORT)
-	[ -n "$bline" ] && [ -n "$cline" ] && break
+	conn_find $CPORT && CTL="-c $CID -C $CPEER" && conn_find $PORT && break
 	nap 0.1
 done
-BID=$(conn_id "$bline")
-AID=$(peer_id "$bline")
-conns A
-aline=$(conn_line $PORT)
-check_eq "transfer: established; B's connection $BID has peer-id $AID, A's $(conn_id "$aline") has peer-id $(peer_id "$aline")" \
-	"$AID $BID" "$(conn_id "$aline") $(peer_id "$aline")"
-wait_file "$tmp/bigready"
 xfer_at=$SECONDS
+BID=$CID
+AID=$CPEER
+conns A
+conn_find $PORT
+check_eq "transfer: established; B's connection $BID has peer-id $AID, A's $CID has peer-id $CPEER" \
+	"$AID $BID" "$CID $CPEER"
 
 snap
 
-# ---- malformed packets from the attacker: dropped, never answered ----------------
-for k in short version type reserved length; do
-	kind "$k (attacker)" $k X 0 "-d 10.0.0.2 -k $k -n $N"
-done
+# ---- the hostile peer: real ids, from A's rail address ------------------------------
+kind "window (peer): DATA 2^30 PSNs beyond the cumulative PSN learned from B's ACKs" \
+	out-of-window A - "-d 10.0.0.2 -s 10.0.0.1 -k window -L -v -c $BID -C $AID -n $N"
+[[ $INJ_OUT =~ learned\ ([^$'\n']*) ]] && tap_diag "window: B's receive window at the first packet: ${BASH_REMATCH[1]}"
+kind "huge (peer): DATA of a 4 GiB message at an unsent PSN in the window" msg-too-big A - \
+	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -c $BID -C $AID -n $N"
+kind "huge (peer): DATA at offset 1 of a 1000-byte message (not segment-aligned)" bad-data A - \
+	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -M 1000 -O 1 -z 10 -c $BID -C $AID -n $N"
+kind "bad-ack (peer): ACK of PSNs never sent, to the receiving side" bad-ack A - \
+	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack -c $BID -C $AID -n $N"
+# The sending side has packets in flight: its scoreboard must refuse too.
+nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/bad-ack; echo $v'
+a0=$OUT
+inject B "-d 10.0.0.1 -s 10.0.0.2 -k bad-ack -c $AID -C $BID -n $N"
+nap 0.2
+nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/bad-ack; echo $v'
+check_eq "bad-ack (peer B to the sender A): $SENT sent -> drop 'bad-ack' +$((OUT - a0)) on A's mrc0" \
+	"$N $N" "$SENT $((OUT - a0))"
 
-# Random bytes: whatever reason each gets, all dropped while parsing (or,
-# should one parse, as no-conn).
-P_REASONS="short version type reserved length bad-field no-conn"
-keep
-inject X "-d 10.0.0.2 -k garbage -n $((N * 10))"
-settle "$P_REASONS" "$SENT"
-# shellcheck disable=SC2086
-all=$(sum_drops $P_REASONS)
-check_eq "garbage (attacker): $SENT random packets -> parse drops + no-conn +$all on mrc0 (short $(d mrc0/mrc_drops/short), version $(d mrc0/mrc_drops/version), type $(d mrc0/mrc_drops/type), reserved $(d mrc0/mrc_drops/reserved), length $(d mrc0/mrc_drops/length), no-conn $(d mrc0/mrc_drops/no-conn))" \
-	"$SENT" "$all"
-check_eq "garbage (attacker): replies: one per no-conn drop at most ($(d atk/noports))" \
-	"$(d mrc0/mrc_drops/no-conn)" "$(d atk/noports)"
-
-# ---- well-formed packets that are not the peer's ----------------------------------
+# ---- well-formed packets that are not the peer's ------------------------------------
 kind "no-conn (attacker): DATA to random ids, one RESET each" no-conn X N \
 	"-d 10.0.0.2 -k no-conn -n $N"
 kind "bad-source (attacker): DATA with both real ids from 10.99.0.2" bad-source X 0 \
@@ -351,64 +410,83 @@ kind "reset-other (peer's address): RESET from A's id to a guessed id" no-conn A
 kind "reset-other (peer's plane-1 address, arriving on plane 0): both real ids" bad-source A - \
 	"-d 10.0.0.2 -s 10.1.0.1 -k reset-other -c $BID -C $AID -n $N"
 conns B
-check_eq "reset-other: B's connection survived $((7 * N)) RESETs (established, same id)" \
-	"$BID" "$(conn_id "$(conn_line $PORT)")"
+conn_find $PORT
+check_eq "reset-other: B's connection survived $((5 * N)) RESETs, $((3 * N)) of them naming it (established, same id)" \
+	"$BID" "$CID"
 
-# ---- the hostile peer: real ids, from A's rail address ---------------------------
-kind "window (peer): DATA 2^30 PSNs beyond the cumulative PSN learned from B's ACKs" \
-	out-of-window A - "-d 10.0.0.2 -s 10.0.0.1 -k window -L -c $BID -C $AID -n $N"
-kind "huge (peer): DATA of a 4 GiB message at an unsent PSN in the window" msg-too-big A - \
-	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -c $BID -C $AID -n $N"
-kind "huge (peer): DATA at offset 1 of a 1000-byte message (not segment-aligned)" bad-data A - \
-	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -M 1000 -O 1 -z 10 -c $BID -C $AID -n $N"
-kind "bad-ack (peer): ACK of PSNs never sent, to the receiving side" bad-ack A - \
-	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack -c $BID -C $AID -n $N"
-# The sending side has packets in flight: its scoreboard must refuse too.
-nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/bad-ack; echo $v'
-a0=$OUT
-inject B "-d 10.0.0.1 -s 10.0.0.2 -k bad-ack -c $AID -C $BID -n $N"
-nap 0.2
-nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/bad-ack; echo $v'
-check_eq "bad-ack (peer B to the sender A): $SENT sent -> drop 'bad-ack' +$((OUT - a0)) on A's mrc0" \
-	"$SENT" "$((OUT - a0))"
+# ---- malformed packets from the attacker: dropped, never answered ------------------
+for k in short version type reserved length; do
+	kind "$k (attacker)" $k X 0 "-d 10.0.0.2 -k $k -n $N"
+done
 
-# ---- control: both ids, from the peer's rail: that RESET does end it -------------
-inject A "-d 10.0.0.2 -s 10.0.0.1 -k reset-other -c $(conn_id "$cline") -C $(peer_id "$cline") -n 1"
+# Random bytes: whatever reason each gets, all dropped while parsing (or,
+# should one parse, as no-conn).
+P_REASONS="short version type reserved length bad-field no-conn"
+keep
+inject X "-d 10.0.0.2 -k garbage -n $((N * 10))"
+settle "$P_REASONS" "$SENT"
+# shellcheck disable=SC2086
+sumd all $P_REASONS
+check_eq "garbage (attacker): $SENT random packets -> parse drops + no-conn +$all on mrc0 (short $(d mrc0/mrc_drops/short), version $(d mrc0/mrc_drops/version), type $(d mrc0/mrc_drops/type), reserved $(d mrc0/mrc_drops/reserved), length $(d mrc0/mrc_drops/length), no-conn $(d mrc0/mrc_drops/no-conn))" \
+	"$((N * 10))" "$all"
+check_eq "garbage (attacker): replies: one per no-conn drop at most ($(d atk/noports))" \
+	"$(d mrc0/mrc_drops/no-conn)" "$(d atk/noports)"
+
+# ---- control: both ids, from the peer's rail: that RESET does end it ---------------
+inject A "-d 10.0.0.2 -s 10.0.0.1 -k reset-other $CTL -n 1"
 start=$SECONDS
 wait $CRPID
 CRPID=
-check_match "control: one RESET with both ids from the peer's rail resets connection $(conn_id "$cline") ($((SECONDS - start)) s)" \
+check_match "control: one RESET with both ids from the peer's rail resets that connection ($CTL, $((SECONDS - start)) s)" \
 	"Connection reset" "$(cat "$tmp/crecv.err")"
-wait $CSPID
-CSPID=
 
 # ---- REQ flood ------------------------------------------------------------------------
 snap
 keep
 atk0=${S[atk/noports]}
-# To the transfer's listener (backlog 16, its connection accepted): 16
-# half-open at most, the rest dropped as backlog.
-inject X "-d 10.0.0.2 -k req-flood -D $PORT -n $((N / 2 + 16))"
+# To a listener with backlog 16: 16 half-open at most, the rest dropped
+# as backlog.
+inject X "-d 10.0.0.2 -k req-flood -D $SMALLPORT -n $((N / 2 + 16))"
 settle backlog $((SENT - 16))
 conns B
-ho=$(half_open $PORT)
-check_eq "req-flood (port $PORT, backlog 16): $SENT REQs -> $ho half-open, drop 'backlog' +$(d mrc0/mrc_drops/backlog)" \
+ho=$(count_conns req-rcvd $SMALLPORT)
+check_eq "req-flood (port $SMALLPORT, backlog 16): $SENT REQs -> $ho half-open, drop 'backlog' +$(d mrc0/mrc_drops/backlog)" \
 	"16 $((SENT - 16))" "$ho $(d mrc0/mrc_drops/backlog)"
+created=$((SENT - $(d mrc0/mrc_drops/backlog)))	# connections answering the attacker
+# Reflection: REQs from the attacker naming the victim's address as their
+# rail: the ACCEPTs go to the victim.
+keep
+inject X "-d 10.0.0.2 -k req-flood -D $BIGPORT -A 0:10.98.0.2 -n 8"
+refl=$SENT
+nap 0.3
+snap
+tap_diag "reflection: $refl REQs from 10.99.0.2 naming 10.98.0.2 as their plane-0 rail -> within 0.3 s the victim 10.98.0.2 received $(d vic/noports) ACCEPTs"
+vic0=${P[vic/noports]}
 # To a listener with backlog 4096: the device's cap, 1024 half-open in all.
 keep
 flood_at=$SECONDS
 inject X "-d 10.0.0.2 -k req-flood -D $BIGPORT -n 1200"
-settle backlog $((SENT - 1024 + ho))
+flood_s=$((SECONDS - flood_at))
+settle backlog $((SENT - (1024 - ho - refl)))
 conns B
-hall=$(half_open)
-hbig=$(half_open $BIGPORT)
-check_eq "req-flood (port $BIGPORT, backlog 4096): $SENT REQs -> $hall half-open on the device (cap 1024; $hbig on this port), drop 'backlog' +$(d mrc0/mrc_drops/backlog)" \
-	"1024 $((SENT - 1024 + ho))" "$hall $(d mrc0/mrc_drops/backlog)"
-created=$((ho + hbig))
-check_eq "every kind was fired while the transfer ran (B's connection $BID established, $((SECONDS - xfer_at)) s of ${XFER_S} s)" \
-	"$BID" "$(conn_id "$(conn_line $PORT)")"
+hall=$(count_conns req-rcvd)
+hbig=$(count_conns req-rcvd $BIGPORT)
+dl big mrc0/mrc_drops/backlog
+created=$((created + SENT - big))
+if [ $flood_s -lt 8 ]; then
+	check_eq "req-flood (port $BIGPORT, backlog 4096): $SENT REQs -> drop 'backlog' +$big: those beyond the device's 1024 half-open ($ho + $refl before)" \
+		"$((SENT - (1024 - ho - refl)))" "$big"
+else
+	tap_skip "req-flood (port $BIGPORT): $SENT REQs -> drop 'backlog' +$big" \
+		"the flood took $flood_s s: half-open connections may have expired meanwhile"
+fi
+check "req-flood: half-open connections after the flood: $hall on the device (at most 1024), $hbig on port $BIGPORT" \
+	test "$hall" -le 1024 -a "$hall" -gt 0
+conn_find $PORT
+check_eq "every kind was fired while the transfer ran (B's connection established, $((SECONDS - xfer_at)) s of ${XFER_S} s)" \
+	"$BID" "$CID"
 
-# ---- the transfer is intact ------------------------------------------------------------
+# ---- the transfer is intact -------------------------------------------------------------
 wait $SPID
 src=$?
 SPID=
@@ -426,51 +504,46 @@ else
 		"$(cat "$tmp/send.err" "$tmp/recv.err")"
 fi
 tap_diag "transfer: $(sed -n 's/.*\(elapsed_ms=.*\)/\1/p' "$tmp/send.out"); $(grep -o 'retrans=[0-9]*' "$tmp/send.err")"
+wait $CSPID
+CSPID=
 
-# ---- the half-open connections expire, and leave no trace -----------------------------
-for _ in $(seq 40); do
+# ---- the half-open connections expire, and leave no trace ----------------------------
+for ((i = 0; i < 40; i++)); do
 	conns B
-	hall=$(half_open)
+	hall=$(count_conns req-rcvd)
 	[ "$hall" = 0 ] && break
 	nap 0.5
 done
-check_eq "req-flood: half-open connections expired ($((SECONDS - flood_at)) s after the flood; dead-peer time 10 s)" \
+check_eq "req-flood: no half-open connection left $((SECONDS - flood_at)) s after the flood (dead-peer time 10 s)" \
 	0 "$hall"
 snap
 atk1=${S[atk/noports]}
 per=$(((atk1 - atk0) * 100 / (created ? created : 1)))
-tap_diag "req-flood: $((atk1 - atk0)) packets (ACCEPTs, their retransmissions, a RESET at the end) reached the attacker for $created half-open connections: $((per / 100)).$(printf %02d $((per % 100))) per REQ"
-check "req-flood: replies per REQ bounded by the handshake's retransmissions within the dead-peer time ($((per / 100)).$(printf %02d $((per % 100))) <= 10)" \
-	test "$per" -le 1000
-# A fresh REQ must be answered again, not dropped as backlog: the
-# half-open counts must have come down with the connections.
+per=$((per / 100)).$((per % 100 / 10))$((per % 10))
+tap_diag "req-flood: $((atk1 - atk0)) packets (ACCEPTs, their retransmissions, a RESET at the end) reached the attacker for $created half-open connections: $per per REQ"
+check "req-flood: replies per REQ bounded by the handshake's retransmissions within the dead-peer time ($per <= 10)" \
+	test "${per%.*}" -lt 10
+vic=$((${S[vic/noports]} - vic0))
+tap_diag "reflection: in all the victim received $vic packets for the attacker's $refl REQs of 52 bytes ($((vic / refl)) each: ACCEPTs of 72 bytes, their retransmissions, a RESET)"
+# A REQ must be answered again, not dropped as backlog: the half-open
+# counts must have come down with the connections.  Port $NEWPORT's
+# listener never had a child: only the device's count can refuse it.
 keep
-inject X "-d 10.0.0.2 -k req-flood -D $BIGPORT -n 1"
+inject X "-d 10.0.0.2 -k req-flood -D $NEWPORT -n 1"
 nap 0.5
 snap
-check_eq "req-flood: after expiry a new REQ is accepted again (drop 'backlog' +$(d mrc0/mrc_drops/backlog), ACCEPT replies $(d atk/noports))" \
+check_eq "req-flood: after the expiry a REQ to a listener never flooded (port $NEWPORT) is accepted (drop 'backlog' +$(d mrc0/mrc_drops/backlog), ACCEPT replies $(d atk/noports))" \
 	"0 1" "$(d mrc0/mrc_drops/backlog) $(d atk/noports)"
-
-# ---- reflection: a REQ naming another host's address as its rail -------------------------
-nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/no-conn; echo $v'
-a0=$OUT
-keep
-inject X "-d 10.0.0.2 -k req-flood -D $BIGPORT -A 0:10.0.0.1 -n 8"
-nap 1
-nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/no-conn; echo $v'
-a1=$OUT
-snap
-tap_diag "reflection: 8 REQs from 10.99.0.2 naming 10.0.0.1 as their plane-0 rail -> 10.0.0.1 (A) received $((a1 - a0)) ACCEPTs (no-conn there), the attacker $(d atk/noports), B dropped $(d mrc0/mrc_drops/backlog) as backlog"
 
 # ---- amplification: replies to a flood for unknown connections -------------------------
 snap
 keep
 inject X "-d 10.0.0.2 -k no-conn -z 1000 -n $((N * 50))"
 settle no-conn "$SENT"
-rx=$(d mrc0/mrc_drops/no-conn)
-txp=$(d b0/mrc_rail/tx_packets)
-txb=$(d b0/mrc_rail/tx_bytes)
-rxb=$(d b0/mrc_rail/rx_bytes)
+dl rx mrc0/mrc_drops/no-conn
+dl txp b0/mrc_rail/tx_packets
+dl txb b0/mrc_rail/tx_bytes
+dl rxb b0/mrc_rail/rx_bytes
 tap_diag "amplification: $SENT no-conn DATA of 1036 bytes -> B received $rx ($rxb bytes), sent $txp packets ($txb bytes of mrc headers); the attacker got $(d atk/noports)"
 check "amplification: at most one reply per packet received ($txp replies for $rx)" \
 	test "$txp" -le "$rx"
@@ -479,10 +552,11 @@ check "amplification: replies are small ($txb bytes out for $rxb in: at most 2 %
 [ "$txp" = "$rx" ] && tap_diag "amplification: RESET replies are not rate-limited (one per packet)"
 
 # ---- memory: flat across a large flood -----------------------------------------------------
-nsh B "kill $BIGPID"	# the listener of port $BIGPORT
-for _ in $(seq 40); do
+nsh B "kill $LPIDS"	# the listeners of ports $SMALLPORT, $BIGPORT, $NEWPORT
+LPIDS=
+for ((i = 0; i < 40; i++)); do
 	conns B
-	[ "$(grep -vc ' listen ' <<<"$CONNS")" = 0 ] && break
+	[ ${#CONNS[@]} = 0 ] && break
 	nap 0.25
 done
 inject X "-d 10.0.0.2 -k garbage -n $((FLOOD / 5))"	# warm the caches
@@ -491,7 +565,7 @@ snap
 keep
 meminfo
 m0=$MEM
-u0=$MEM_SUNRECLAIM
+su0=$MEM_SU
 fs=$SECONDS
 inject X "-d 10.0.0.2 -k garbage -n $FLOOD"
 settle "$P_REASONS" "$SENT"
@@ -499,13 +573,18 @@ fs=$((SECONDS - fs))
 nap 1
 meminfo
 # shellcheck disable=SC2086
-all=$(sum_drops $P_REASONS)
+sumd all $P_REASONS
 tap_diag "memory: before the flood: $m0"
 tap_diag "memory: after the flood:  $MEM"
 check_eq "flood: $SENT garbage packets in ${fs} s -> all received and dropped (mrc0 rx_packets +$(d mrc0/mrc/rx_packets), drops +$all)" \
-	"$SENT $SENT" "$(d mrc0/mrc/rx_packets) $all"
-check "memory: SUnreclaim grew $((MEM_SUNRECLAIM - u0)) kB over $SENT packets (tolerance 2048 kB: 20 bytes a packet)" \
-	test $((MEM_SUNRECLAIM - u0)) -le 2048
+	"$FLOOD $FLOOD $FLOOD" "$SENT $(d mrc0/mrc/rx_packets) $all"
+if [ "${MRC_KERNEL:-stock}" = debug ]; then
+	tap_skip "memory: SUnreclaim grew $((MEM_SU - su0)) kB over $SENT packets" \
+		"KASAN's quarantine holds freed objects; kmemleak (make check-debug) looks for leaks"
+else
+	check "memory: SUnreclaim grew $((MEM_SU - su0)) kB over $SENT packets (tolerance 2048 kB: 20 bytes a packet)" \
+		test $((MEM_SU - su0)) -le 2048
+fi
 
 tap_diag "mrc_hostile: $((SECONDS - t_start)) s"
 tap_end

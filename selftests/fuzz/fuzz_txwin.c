@@ -11,9 +11,12 @@
  * mrc_rxwin), honest ACKs built from that receiver as the kernel builds
  * them, replays of older honest ACKs (ACKs reorder), honest ACKs with one
  * field made hostile, ACKs with every field hostile, loss detection with
- * arbitrary RTT and reordering window, timeouts, failed paths, resizes,
- * and the clock moving on (never so far that a record in the window is
- * older than 2^31 us, the limit txwin.h sets).
+ * arbitrary RTT and reordering window, timeouts, failed paths, storms of
+ * timeouts and retransmissions of one PSN (tx_count saturates at 255),
+ * resizes (to invalid sizes too), and the clock moving on (never so far
+ * that a record in the window is older than 2^31 us, the limit txwin.h
+ * sets).  Opcodes 18..35 (and alternately on) run the same operations
+ * without callbacks (NULL), as a caller may.
  *
  * The model keeps PSNs as unwrapped offsets from the ISN, a shadow
  * record per PSN and the per-path counters.  Checked:
@@ -88,7 +91,8 @@ struct fz {
 	u32 newest;
 	struct mpath mp[NPATHS_MAX];
 
-	/* the running call's callbacks */
+	/* the running call's callbacks (none if quiet) */
+	bool quiet;
 	u32 ncb;
 	s64 last_cb;
 
@@ -145,9 +149,9 @@ static bool newest_valid(u32 now)
 	return now - f.newest <= STALE_US;
 }
 
+/* Before an operation that the model says must be refused. */
 FUZZ_NOCOV static void take_snap(void)
 {
-	f.ncb = 0;
 	snap.w = f.w;
 	memcpy(snap.paths, f.paths, sizeof(snap.paths));
 	memcpy(snap.ring, f.w.rec, f.w.size * sizeof(snap.ring[0]));
@@ -272,6 +276,20 @@ static void cb_lost(void *ctx, u32 psn)
 	f.ncb++;
 }
 
+/* Called without callbacks: what they would have been told is taken as told. */
+static void quiet_done(bool acked)
+{
+	u64 o;
+
+	for (o = f.una; o < f.nxt; o++) {
+		if (!f.sh[o].expect)
+			continue;
+		f.sh[o].expect = false;
+		f.sh[o].acked_cb |= acked;
+		f.ncb++;
+	}
+}
+
 /* ---- sending ---- */
 
 /* Send @psn on @path; the model decides whether it may be sent. */
@@ -292,7 +310,9 @@ static void do_send(u32 psn, u16 path, u32 len)
 		want = f.sh[off].tx_count < 255 ? f.sh[off].tx_count + 1 : 255;
 	}
 
-	take_snap();
+	f.ncb = 0;
+	if (want < 0)
+		take_snap();
 	got = mrc_txwin_sent(&f.w, f.paths, psn, path, len, f.now);
 	FUZZ_CHECK(got == want, "op %llu: send psn %u (una %u nxt %u size %u): %d, model %d",
 		   (unsigned long long)f.ops, psn, psn_of(f.una), psn_of(f.nxt),
@@ -357,8 +377,16 @@ static void deliver(u32 i)
 	u32 psn = psn_of(p.off);
 
 	net_remove(i);
-	if (mrc_rxwin_check(&f.rx, psn) == MRC_RX_NEW)
+	/* As input.c: beyond the window it is dropped, else it triggers. */
+	switch (mrc_rxwin_check(&f.rx, psn)) {
+	case MRC_RX_AHEAD:
+		return;
+	case MRC_RX_NEW:
 		mrc_rxwin_mark(&f.rx, psn);
+		break;
+	default:
+		break;
+	}
 	f.have_trig = true;
 	f.trig_psn = psn;
 	f.trig_ev = f.mp[p.path].ev;
@@ -456,8 +484,13 @@ static bool do_ack(const struct mrc_ack_info *a)
 		}
 	}
 
-	take_snap();
-	ok = mrc_txwin_ack(&f.w, f.paths, f.npaths, a, f.now, cb_acked, &f, &res);
+	f.ncb = 0;
+	if (refuse || ambig)
+		take_snap();
+	ok = mrc_txwin_ack(&f.w, f.paths, f.npaths, a, f.now,
+			   f.quiet ? NULL : cb_acked, &f, &res);
+	if (ok && f.quiet)
+		quiet_done(true);
 	if (!ok) {
 		FUZZ_CHECK(refuse || ambig,
 			   "op %llu: possible ACK refused: cum %u base %u trig %u (una %u nxt %u)",
@@ -620,11 +653,15 @@ static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
 	f.ncb = 0;
 	f.last_cb = (s64)f.una - 1;
 	if (kind == LOSS_DETECT)
-		got = mrc_txwin_detect_loss(&f.w, f.paths, f.now, rtt, reo, cb_lost, &f);
+		got = mrc_txwin_detect_loss(&f.w, f.paths, f.now, rtt, reo,
+					    f.quiet ? NULL : cb_lost, &f);
 	else if (kind == LOSS_TIMEOUT)
-		got = mrc_txwin_timeout(&f.w, f.paths, cb_lost, &f);
+		got = mrc_txwin_timeout(&f.w, f.paths, f.quiet ? NULL : cb_lost, &f);
 	else
-		got = mrc_txwin_lose_paths(&f.w, f.paths, dead, cb_lost, &f);
+		got = mrc_txwin_lose_paths(&f.w, f.paths, dead,
+					   f.quiet ? NULL : cb_lost, &f);
+	if (f.quiet)
+		quiet_done(false);
 	FUZZ_CHECK(got == n && f.ncb == n,
 		   "op %llu: loss kind %d (rtt %u reo %u): %u lost, %u reported, model %u",
 		   (unsigned long long)f.ops, kind, rtt, reo, got, f.ncb, n);
@@ -644,10 +681,13 @@ static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
 static void do_resize(u32 size)
 {
 	struct mrc_txrec *other = f.ring[!f.cur], *old;
-	bool want = size >= f.nxt - f.una;
+	bool want = size && !(size & (size - 1)) && size <= MRC_WIN_PKTS &&
+		    size >= f.nxt - f.una;
 
 	memset(other, 0, sizeof(f.ring[0]));
-	take_snap();
+	f.ncb = 0;
+	if (!want)
+		take_snap();
 	old = mrc_txwin_resize(&f.w, other, size);
 	FUZZ_CHECK(!!old == want, "op %llu: resize to %u (nxt - una %u): %p",
 		   (unsigned long long)f.ops, size, (u32)(f.nxt - f.una), (void *)old);
@@ -703,7 +743,8 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 		op = fin_u8(&in);
 		b = fin_u8(&in);
 		path = b % f.npaths;
-		switch (op % 17) {
+		f.quiet = op / 18 % 2;
+		switch (op % 18) {
 		case 0:
 		case 1:		/* a first transmission */
 			do_send(psn_of(f.nxt), path, fin_u16(&in));
@@ -779,12 +820,19 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 				dead[i] = (b >> i) & 1;
 			do_loss(LOSS_PATHS, 0, 0, dead);
 			break;
-		case 15:
-			do_resize(1U << (b % 12));
+		case 15:	/* resize, to any size at all if b & 0x80 */
+			do_resize(b & 0x80 ? fin_u16(&in) : 1U << (b % 12));
 			break;
-		default:	/* time passes: up to 255 us, 16 s, or 2^31 us */
+		case 16:	/* time passes: up to 63 us, 16 s, or 2^31 us */
 			advance(b & 0x80 ? fin_u32(&in) :
 				b & 0x40 ? fin_u32(&in) & 0xffffff : b & 0x3f);
+			break;
+		default:	/* 17: the oldest PSN lost and sent again, n times */
+			n = 1 + fin_u16(&in) % 300;
+			for (i = 0; i < n && f.una != f.nxt && f.nxt - f.una <= 64; i++) {
+				do_loss(LOSS_TIMEOUT, 0, 0, NULL);
+				do_retransmit(psn_of(f.una), (path + i) % f.npaths, i);
+			}
 			break;
 		}
 		check_all();

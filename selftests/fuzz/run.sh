@@ -59,10 +59,21 @@ for t in "$@"; do
 		continue
 	fi
 	rc=1
-	echo "not ok $n fuzz: $t: failed after ${runs:-?} runs in $secs_taken s (exit $status): ${crash:-no crash file}"
-	# The report: from our check, a sanitizer or libFuzzer, first lines.
-	grep -m1 -A14 -E 'FUZZ CHECK FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|==[0-9]+== ?ERROR' "$log" |
-		sed 's/^/#   /'
+	# A committed seed?  libFuzzer names artifacts by their SHA-1.
+	seed=
+	if [ -n "$crash" ]; then
+		sum=$(sha1sum <"$crash" | cut -d' ' -f1)
+		for f in "$here/corpus/$t/"*; do
+			[ "$(sha1sum <"$f" | cut -d' ' -f1)" = "$sum" ] &&
+				seed=" (= seed corpus/$t/${f##*/})"
+		done
+	fi
+	echo "not ok $n fuzz: $t: failed after ${runs:-?} runs in $secs_taken s (exit $status): ${crash:-no crash file}$seed"
+	# The report (our check, a sanitizer or libFuzzer): its first lines,
+	# without the frames of libFuzzer and libc.
+	grep -A40 -m1 -E 'FUZZ CHECK FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:|==[0-9]+== ?ERROR' "$log" |
+		grep -vE '__sanitizer_print_stack_trace|fuzzer::|libc\.so|nptl/|signal/|stdlib/|csu/|in _start|^$|NOTE: libFuzzer|Combine libFuzzer' |
+		sed -e 's/ (BuildId: [0-9a-f]*)//' -e 's/^/#   /' | head -12
 	echo "#   reproduce: $out/$t ${crash:-<input>}   (log: $log)"
 done
 exit $rc

@@ -217,7 +217,7 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
 	if (txw_where(w, a->trig_psn) == TXW_IN)
 		txw_trigger(w, paths, npaths, a, now_us, res);
 
-	for (psn = w->una; mrc_psn_before(psn, a->cum); psn++)
+	for (psn = w->una; psn != w->nxt && mrc_psn_before(psn, a->cum); psn++)
 		txw_mark_acked(w, paths, psn, acked, ctx, res);
 	for (i = 0; i < MRC_SACK_WORDS; i++) {
 		for (v = a->bits[i]; v; v &= v - 1) {
