@@ -287,25 +287,8 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 				const struct mrc_wire_probe *probe,
 				struct sk_buff_head *xq)
 {
-	struct mrc_wire_probe *p;
-	struct mrc_wire_hdr *h;
-	struct sk_buff *skb;
-
-	if (!ms->prail[rail->plane].family)
-		return;
-	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
-	if (!skb)
-		return;
-	h = skb_put(skb, MRC_HDR_LEN);
-	h->version = MRC_WIRE_VERSION;
-	h->type = MRC_PKT_PROBE_ACK;
-	h->flags = 0;
-	h->dst_conn = cpu_to_be32(ms->peer_id);
-	h->src_conn = cpu_to_be32(ms->id);
-	p = skb_put(skb, sizeof(*p));
-	*p = *probe;
-	mrc_xmit_prepare(ms, skb, rail->plane, be16_to_cpu(probe->ev) & MRC_EV_MAX);
-	__skb_queue_tail(xq, skb);
+	if (ms->prail[rail->plane].family)
+		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, probe, rail->plane, xq);
 }
 
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,

@@ -252,6 +252,41 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 }
 
 /**
+ * mrc_output_probe() - queue a PROBE or PROBE_ACK
+ * @ms: the connection (conn lock)
+ * @type: MRC_PKT_PROBE or MRC_PKT_PROBE_ACK
+ * @body: the probe's seq, ev and stamp (network order)
+ * @plane: the plane it goes out on
+ * @xq: where it is queued
+ *
+ * Return: true if queued (false: out of memory, the probe is lost).
+ */
+bool mrc_output_probe(struct mrc_sock *ms, u8 type,
+		      const struct mrc_wire_probe *body, u8 plane,
+		      struct sk_buff_head *xq)
+{
+	struct mrc_wire_probe *p;
+	struct mrc_wire_hdr *h;
+	struct sk_buff *skb;
+
+	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
+	if (!skb)
+		return false;
+	h = skb_put(skb, MRC_HDR_LEN);
+	h->version = MRC_WIRE_VERSION;
+	h->type = type;
+	h->flags = 0;
+	h->dst_conn = cpu_to_be32(ms->peer_id);
+	h->src_conn = cpu_to_be32(ms->id);
+	p = skb_put(skb, sizeof(*p));
+	*p = *body;
+	p->reserved = 0;
+	mrc_xmit_prepare(ms, skb, plane, be16_to_cpu(body->ev) & MRC_EV_MAX);
+	__skb_queue_tail(xq, skb);
+	return true;
+}
+
+/**
  * mrc_send_probe() - ask the peer for an ACK (its current credit)
  * @ms: the connection (conn lock)
  * @xq: where the PROBE is queued
@@ -261,27 +296,14 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
  */
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
-	struct mrc_wire_probe *p;
-	struct mrc_wire_hdr *h;
-	struct sk_buff *skb;
+	struct mrc_wire_probe p = { 0 };
 	int path = mrc_path_pick_any(ms);
 
 	if (path < 0)
 		return;
-	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
-	if (!skb)
-		return;
-	h = skb_put(skb, MRC_HDR_LEN);
-	h->version = MRC_WIRE_VERSION;
-	h->type = MRC_PKT_PROBE;
-	h->flags = 0;
-	h->dst_conn = cpu_to_be32(ms->peer_id);
-	h->src_conn = cpu_to_be32(ms->id);
-	p = skb_put_zero(skb, sizeof(*p));
-	p->ev = cpu_to_be16(ms->evs[path].ev);
-	p->stamp = cpu_to_be32(mrc_now_us());
-	mrc_xmit_prepare(ms, skb, ms->evs[path].plane, ms->evs[path].ev);
-	__skb_queue_tail(xq, skb);
+	p.ev = cpu_to_be16(ms->evs[path].ev);
+	p.stamp = cpu_to_be32(mrc_now_us());
+	mrc_output_probe(ms, MRC_PKT_PROBE, &p, ms->evs[path].plane, xq);
 }
 
 /**

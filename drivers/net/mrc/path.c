@@ -430,30 +430,18 @@ static void mrc_path_send_probe(struct mrc_sock *ms, u32 path,
 				struct sk_buff_head *xq)
 {
 	struct mrc_ev *e = &ms->evs[path];
-	struct mrc_wire_probe *p;
-	struct mrc_wire_hdr *h;
-	struct sk_buff *skb;
+	struct mrc_wire_probe p = { 0 };
 	u32 now = mrc_now_us();
 
 	if (!++ms->probe_seq)
 		ms->probe_seq = 1;	/* 0 is the window probe */
 	if (!mrc_ev_probe_sent(e, ms->probe_seq, now))
 		return;
-	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
-	if (!skb)
-		return;		/* counts as a failed probe after the timeout */
-	h = skb_put(skb, MRC_HDR_LEN);
-	h->version = MRC_WIRE_VERSION;
-	h->type = MRC_PKT_PROBE;
-	h->flags = 0;
-	h->dst_conn = cpu_to_be32(ms->peer_id);
-	h->src_conn = cpu_to_be32(ms->id);
-	p = skb_put_zero(skb, sizeof(*p));
-	p->seq = cpu_to_be32(ms->probe_seq);
-	p->ev = cpu_to_be16(e->ev);
-	p->stamp = cpu_to_be32(now);
-	mrc_xmit_prepare(ms, skb, e->plane, e->ev);
-	__skb_queue_tail(xq, skb);
+	p.seq = cpu_to_be32(ms->probe_seq);
+	p.ev = cpu_to_be16(e->ev);
+	p.stamp = cpu_to_be32(now);
+	/* Lost for lack of memory: counts as failed after the timeout. */
+	mrc_output_probe(ms, MRC_PKT_PROBE, &p, e->plane, xq);
 }
 
 /**

@@ -368,6 +368,9 @@ void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
 void mrc_output_grow(struct mrc_sock *ms);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
+bool mrc_output_probe(struct mrc_sock *ms, u8 type,
+		      const struct mrc_wire_probe *body, u8 plane,
+		      struct sk_buff_head *xq);
 
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp);
