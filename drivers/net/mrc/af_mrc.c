@@ -361,8 +361,10 @@ void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq)
  * mrc_listener_forget() - a child died before it was accepted
  * @lis: its listener
  * @child: the child (conn lock)
+ * @half_open: it died in REQ_RCVD (it counts in @lis's half_open)
  */
-void mrc_listener_forget(struct mrc_sock *lis, struct mrc_sock *child)
+void mrc_listener_forget(struct mrc_sock *lis, struct mrc_sock *child,
+			 bool half_open)
 {
 	bool listed;
 
@@ -370,7 +372,7 @@ void mrc_listener_forget(struct mrc_sock *lis, struct mrc_sock *child)
 	listed = !list_empty(&child->accept_node);
 	if (listed)
 		list_del_init(&child->accept_node);
-	if (listed && child->state == MRC_ST_REQ_RCVD)
+	if (listed && half_open)
 		lis->half_open--;
 	spin_unlock(&lis->accept_lock);
 	if (listed)

@@ -233,13 +233,19 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 	if (send_reset && ms->peer_id && ms->mdev)
 		mrc_send_reset(ms, err == ETIMEDOUT ? MRC_RESET_TIMEOUT :
 			       MRC_RESET_ABORT, xq);
-	listener = ms->state == MRC_ST_REQ_RCVD ? ms->listener : NULL;
+	listener = NULL;
+	if (ms->state == MRC_ST_REQ_RCVD) {
+		/* A half-open child: uncount it on its device and listener. */
+		if (ms->mdev)
+			atomic_dec(&ms->mdev->half_open);
+		listener = ms->listener;
+	}
 	/* The error first: a poller woken by the state change sees it. */
 	if (err)
 		WRITE_ONCE(ms->sk.sk_err, err);
 	mrc_conn_finish(ms);
 	if (listener)
-		mrc_listener_forget(listener, ms);
+		mrc_listener_forget(listener, ms, true);
 	if (err)
 		sk_error_report(&ms->sk);
 }
@@ -274,8 +280,10 @@ static void mrc_conn_rto(struct timer_list *t)
 	switch (ms->state) {
 	case MRC_ST_REQ_SENT:
 	case MRC_ST_REQ_RCVD:
+		/* A client that never answered our ACCEPT gets no RESET either. */
 		if (time_after(jiffies, ms->last_progress + dead))
-			mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
+			mrc_conn_abort(ms, ETIMEDOUT,
+				       ms->state == MRC_ST_REQ_SENT, &xq);
 		else
 			mrc_handshake_retransmit(ms, &xq);
 		break;

@@ -246,6 +246,8 @@ static int mrc_ndo_init(struct net_device *dev)
 	INIT_LIST_HEAD(&mdev->conns);
 	spin_lock_init(&mdev->conns_lock);
 	atomic_set(&mdev->half_open, 0);
+	ratelimit_state_init(&mdev->reset_rl, HZ, MRC_RESET_REPLY_BURST);
+	ratelimit_set_flags(&mdev->reset_rl, RATELIMIT_MSG_ON_RELEASE);
 	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
 	if (!mdev->stats)
 		return -ENOMEM;

@@ -336,6 +336,18 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	return 0;
 }
 
+/*
+ * The ACCEPT goes back where the REQ came from, from the address it went
+ * to, not to the rails the REQ announces: until the client answers, those
+ * are only claims, and a REQ with a forged source must not make us send
+ * to a third party more than one ACCEPT per REQ (and its retransmits).
+ */
+static void mrc_prepare_accept(struct mrc_sock *ms, struct sk_buff *skb)
+{
+	mrc_xmit_raw_prepare(skb, ms, ms->req_plane, &ms->local.smrc_addr,
+			     &ms->peer.smrc_addr, ms->udp_port, 0);
+}
+
 /**
  * mrc_handshake_retransmit() - the REQ or ACCEPT went unanswered
  * @ms: the connection (conn lock)
@@ -358,9 +370,8 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
 					     &ms->peer.smrc_addr, ms->udp_port, 0);
 	} else {
 		skb = mrc_build_req(ms, MRC_PKT_ACCEPT);
-		plane = ms->req_plane;
 		if (skb)
-			mrc_xmit_prepare(ms, skb, plane, 0);
+			mrc_prepare_accept(ms, skb);
 	}
 	if (!skb)
 		return false;
@@ -387,6 +398,12 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id, ms->id);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
+	if (ms->state == MRC_ST_REQ_RCVD) {
+		/* Where the ACCEPT went: the rails are not proven yet. */
+		mrc_prepare_accept(ms, skb);
+		__skb_queue_tail(xq, skb);
+		return;
+	}
 	path = mrc_path_pick_any(ms);
 	if (path >= 0) {
 		mrc_xmit_prepare(ms, skb, ms->evs[path].plane,
@@ -410,7 +427,10 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
  * @saddr: its source
  * @reason: enum mrc_reset_reason
  *
- * At most one small packet per packet received.  Context: softirq, RCU.
+ * At most one small packet per packet received, and at most
+ * MRC_RESET_REPLY_BURST per second per device: a flood of strays (spoofed,
+ * perhaps, to aim our replies at a third party) gets the rest unanswered.
+ * They are counted as dropped either way.  Context: softirq, RCU.
  */
 void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
@@ -420,6 +440,8 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	struct mrc_wire_reset *r;
 	struct sk_buff *skb;
 
+	if (!__ratelimit(&mdev->reset_rl))
+		return;
 	if (!mrc_rail_addr(rail->dev, mrc_addr_family(saddr), &laddr))
 		return;
 	skb = mrc_xmit_alloc(NULL, MRC_RESET_LEN);
@@ -537,7 +559,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 	mrc_listener_add_half_open(lis, child);
 	accept = mrc_build_req(child, MRC_PKT_ACCEPT);
 	if (accept) {
-		mrc_xmit_prepare(child, accept, rail->plane, 0);
+		mrc_prepare_accept(child, accept);
 		__skb_queue_tail(&xq, accept);
 	}
 	mrc_conn_arm_rto(child);

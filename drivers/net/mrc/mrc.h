@@ -157,6 +157,8 @@ struct mrc_rail {
  * @spray: path choice policy of new connections; RTNL, READ_ONCE()
  * @ev_trans: path state changes of the device's connections, by new state
  *	(enum mrc_ev_state), then replacements at __MRC_EV_STATE_MAX
+ * @reset_rl: bounds RESET replies to packets of no connection (a flood of
+ *	strays must not become a flood of replies); its own lock
  */
 struct mrc_dev {
 	struct net_device *dev;
@@ -173,6 +175,7 @@ struct mrc_dev {
 	u32 evs_per_plane;
 	const struct mrc_spray_ops *spray;
 	atomic64_t ev_trans[5];
+	struct ratelimit_state reset_rl;
 };
 
 /**
@@ -218,6 +221,7 @@ struct mrc_net {
 
 /* Tunables with defaults (later: per device). */
 #define MRC_HALF_OPEN_MAX	1024	/* REQ_RCVD connections per device */
+#define MRC_RESET_REPLY_BURST	200	/* RESET replies to strays per second per device */
 #define MRC_RTO_MIN_US		20000	/* 20 ms: TCG timers are coarse */
 #define MRC_RTO_MAX_US		2000000
 #define MRC_RTO_INIT_US		200000

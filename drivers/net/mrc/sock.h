@@ -435,7 +435,8 @@ void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 				     u16 port, const struct in6_addr *daddr);
 void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info);
-void mrc_listener_forget(struct mrc_sock *listener, struct mrc_sock *child);
+void mrc_listener_forget(struct mrc_sock *listener, struct mrc_sock *child,
+			 bool half_open);
 void mrc_listener_ready(struct mrc_sock *child);
 bool mrc_listener_full(struct mrc_sock *listener);
 void mrc_listener_add_half_open(struct mrc_sock *listener,
