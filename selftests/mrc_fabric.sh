@@ -13,6 +13,8 @@
 #    nothing, the transfer goes on intact; healed, the EVs return by probes;
 #  - a spine link marking CE: EVs go SKIP, the link carries less than its
 #    twin, nothing is dropped;
+#  - a spine link trimming packets (tc BPF, mrc_trim.bpf.c): the receiver
+#    NACKs each, the sender resends each at once, the EVs go SKIP;
 #  - a rail taken down, and a rail detached, mid-transfer: traffic moves
 #    to the other planes, nothing is lost; back up / re-attached, the rail
 #    carries data again.
@@ -98,13 +100,13 @@ end_xfer() {
 }
 
 # paths: the paths of host A's established connection,
-# "plane state pkts ecn-echoes".
+# "plane state pkts ecn-echoes nacks".
 paths() {
 	local id
 
 	id=$(mrcctl -n "$HA" conn show | awk '$3 == "established" { sub(":", "", $2); print $2; exit }')
 	[ -n "$id" ] || { echo "no established connection" >&2; return 1; }
-	mrcctl -n "$HA" path show conn "$id" | awk 'NR > 1 && NF >= 14 { print $4, $6, $8, $11 }'
+	mrcctl -n "$HA" path show conn "$id" | awk 'NR > 1 && NF >= 14 { print $4, $6, $8, $11, $13 }'
 }
 
 # spread P: UDP datagrams with 64 source ports from A to B on plane P must
@@ -309,6 +311,38 @@ lim=200
 [ "${MRC_KERNEL:-stock}" = debug ] && lim=10
 check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *}, at most 1/$lim)" \
 	test "${tx#* }" -le $((${tx% *} / lim))
+
+# Trimming: spine 0's link to leaf B on plane 3 cuts the payload of one
+# DATA packet in four and forwards the headers, as a congested Ultra
+# Ethernet switch does (tc BPF program selftests/mrc_trim.bpf.c).
+trim=$(dirname "$0")/mrc_trim.bpf.o
+if [ ! -e "$trim" ]; then
+	tap_skip "trimming" "selftests/mrc_trim.bpf.o is not built (make tools; needs clang-14)"
+else
+	skip0=$(evtrans ev_to_skip)
+	trim0=$(ip netns exec "$HB" cat /sys/class/net/mrc0/mrc_drops/trimmed)
+	echo 50000 >/sys/module/mrc/parameters/ev_skip_hold_us
+	ip netns exec $F-s0 tc qdisc add dev b3 clsact
+	ip netns exec $F-s0 tc filter add dev b3 egress bpf da obj "$trim" sec trim/quarter
+	start_xfer 6
+	at 5000
+	paths >"$tmp/paths"
+	end_xfer "trimming: 6 s transfer"
+	echo 1000 >/sys/module/mrc/parameters/ev_skip_hold_us
+	ip netns exec $F-s0 tc qdisc del dev b3 clsact
+	trimmed=$(($(ip netns exec "$HB" cat /sys/class/net/mrc0/mrc_drops/trimmed) - trim0))
+	read -r nn pn nu pu nacks < <(awk '$1 == 3 { if ($5 > 0) { nn++; pn += $3; k += $5 } else { nu++; pu += $3 } }
+		END { print nn + 0, pn + 0, nu + 0, pu + 0, k + 0 }' "$tmp/paths")
+	retrans=$(sed -n 's/.*sender:.* retrans=\([0-9]*\).*/\1/p' "$tmp/send.err")
+	check "trimming: B dropped trimmed packets and NACKed them ($trimmed trimmed; $nacks NACKs on A's plane-3 paths)" \
+		test "$trimmed" -gt 0 -a "$nacks" -gt 0
+	check "trimming: every trimmed packet was sent again ($retrans retransmissions for $trimmed)" \
+		test "${retrans:-0}" -ge "$trimmed"
+	check "trimming: NACKed paths went skip ($(($(evtrans ev_to_skip) - skip0)) times)" \
+		test "$(evtrans ev_to_skip)" -gt "$skip0"
+	check "trimming: NACKed paths carried less ($nn paths: $((pn / (nn ? nn : 1))) pkts each; the others $nu: $((pu / (nu ? nu : 1))))" \
+		test "$nn" -gt 0 -a "$nu" -gt 0 -a $((pn * nu * 10)) -lt $((pu * nn * 8))
+fi
 
 # Rail down and up.
 start_xfer 8

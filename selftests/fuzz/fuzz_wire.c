@@ -79,7 +79,7 @@ static u32 oracle(const u8 *b, size_t len, bool *len_bad)
 		if (b[1] == MRC_PKT_CLOSE) {
 			if (msg_len || off)
 				why |= BIT_OF(MRC_DROP_BAD_FIELD);
-		} else if (!msg_len || !plen || (u64)off + plen > msg_len) {
+		} else if (!msg_len || off >= msg_len || (u64)off + plen > msg_len) {
 			why |= BIT_OF(MRC_DROP_BAD_FIELD);
 		}
 		break;
@@ -91,7 +91,7 @@ static u32 oracle(const u8 *b, size_t len, bool *len_bad)
 		}
 		if (flags & ~1U || r32(b + 72))
 			why |= BIT_OF(MRC_DROP_RESERVED);
-		if (b[1] == MRC_PKT_ACK ? b[59] != 0 : b[59] != 1 && b[59] != 2)
+		if (b[1] == MRC_PKT_ACK ? b[59] != 0 : (b[59] < 1 || b[59] > 3))
 			why |= BIT_OF(MRC_DROP_BAD_FIELD);
 		if (r16(b + 56) > 0x3fff)
 			why |= BIT_OF(MRC_DROP_BAD_FIELD);
@@ -193,7 +193,9 @@ static void check_accepted(const u8 *b, size_t len, const struct mrc_pkt *pkt)
 			FUZZ_CHECK(!msg_len && !off, "CLOSE msg_len %u offset %u",
 				   msg_len, off);
 		} else {
-			FUZZ_CHECK(msg_len && pkt->payload_len, "empty DATA");
+			/* (payload 0: trimmed to its headers, inside it) */
+			FUZZ_CHECK(msg_len && off < msg_len, "DATA msg_len %u offset %u",
+				   msg_len, off);
 			FUZZ_CHECK((u64)off + pkt->payload_len <= msg_len,
 				   "offset %u + payload %u > msg_len %u", off,
 				   pkt->payload_len, msg_len);

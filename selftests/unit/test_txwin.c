@@ -880,4 +880,50 @@ TEST(txwin_lose_paths)
 	check_counters(_metadata, &t);
 }
 
+/*
+ * A NACK of a trimmed packet: its transmission (same tx_count, same EV)
+ * becomes lost and nothing else; a stale or settled trigger changes
+ * nothing.
+ */
+TEST(txwin_nacked)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 0xfffffffeU, i;
+
+	tx_init(&t, isn, 8);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + i, i % 2, 100, 10 + i));
+	/* NACK of isn + 2 (path 0); its cum/SACK acknowledge isn + 1. */
+	mk_ack(&t, &a, isn, isn + 2);
+	sack(&a, isn + 1);
+	ASSERT_TRUE(do_ack(&t, &a, 50, &res));
+	EXPECT_EQ(1U, res.acked_pkts);
+	EXPECT_EQ(0, res.trig_path);
+	EXPECT_TRUE(mrc_txwin_nacked(&t.w, t.paths, NPATHS, &a, cb_lost, &t));
+	EXPECT_EQ(1U, t.nlost);
+	EXPECT_EQ(isn + 2, t.lost[0]);
+	EXPECT_EQ(MRC_TX_LOST, tx_rec(&t, isn + 2)->state);
+	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn)->state);
+	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn + 3)->state);
+	check_counters(_metadata, &t);
+	/* The same NACK again: already lost. */
+	EXPECT_FALSE(mrc_txwin_nacked(&t.w, t.paths, NPATHS, &a, cb_lost, &t));
+	/* Resent (tx 1): a NACK naming tx 0 is stale. */
+	ASSERT_EQ(1, mrc_txwin_sent(&t.w, t.paths, isn + 2, 1, 100, 60));
+	EXPECT_FALSE(mrc_txwin_nacked(&t.w, t.paths, NPATHS, &a, cb_lost, &t));
+	/* The right tx_count on the wrong EV: nothing. */
+	a.trig_tx = 1;
+	a.trig_ev = t.paths[0].ev;
+	EXPECT_FALSE(mrc_txwin_nacked(&t.w, t.paths, NPATHS, &a, cb_lost, &t));
+	/* Beyond nxt, or behind una: nothing. */
+	a.trig_psn = isn + 4;
+	EXPECT_FALSE(mrc_txwin_nacked(&t.w, t.paths, NPATHS, &a, cb_lost, &t));
+	a.trig_psn = isn - 1;
+	EXPECT_FALSE(mrc_txwin_nacked(&t.w, t.paths, NPATHS, &a, cb_lost, &t));
+	EXPECT_EQ(1U, t.nlost);
+	check_counters(_metadata, &t);
+}
+
 TEST_HARNESS_MAIN

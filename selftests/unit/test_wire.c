@@ -222,12 +222,13 @@ static bool oracle_valid(const u8 *b, size_t len)
 		off = r32(b + 24);
 		if (b[1] == MRC_PKT_CLOSE)
 			return !plen && !msg_len && !off;
-		return msg_len && plen && (u64)off + plen <= msg_len;
+		/* (headers only: a trimmed segment, inside its message) */
+		return msg_len && off < msg_len && (u64)off + plen <= msg_len;
 	case MRC_PKT_ACK:
 	case MRC_PKT_NACK:
 		if (len != 76 || (flags & ~1) || r16(b + 56) > 0x3fff || r32(b + 72))
 			return false;
-		return b[1] == MRC_PKT_ACK ? b[59] == 0 : b[59] == 1 || b[59] == 2;
+		return b[1] == MRC_PKT_ACK ? b[59] == 0 : b[59] >= 1 && b[59] <= 3;
 	case MRC_PKT_REQ:
 	case MRC_PKT_ACCEPT:
 		if (len < 32)
@@ -516,6 +517,27 @@ TEST(wire_drop_length)
 		}							\
 	} while (0)
 
+/* A DATA trimmed to its headers by a switch parses, inside its message. */
+TEST(wire_trimmed_data)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+
+	build_data(b, MRC_PKT_DATA, 0);
+	w32(b + 20, 1000);
+	w32(b + 24, 0);
+	ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, 36, &pkt));
+	EXPECT_EQ(0U, pkt.payload_len);
+	EXPECT_EQ(36U, pkt.hdr_len);
+	w32(b + 24, 999);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, 36, &pkt));
+	w32(b + 24, 1000);
+	EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(b, 36, &pkt));
+	w32(b + 20, 0);
+	w32(b + 24, 0);
+	EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(b, 36, &pkt));
+}
+
 TEST(wire_drop_bad_field)
 {
 	struct mrc_pkt pkt;
@@ -539,7 +561,8 @@ TEST(wire_drop_bad_field)
 	EXPECT_BAD(MRC_PKT_DATA, w32(b + 24, 0xffffffffU));
 	EXPECT_BAD(MRC_PKT_DATA, w32(b + 20, 0xffffffffU); w32(b + 24, 0xffffffffU));
 	EXPECT_BAD(MRC_PKT_DATA, w32(b + 20, (u32)(len - 36) - 1); w32(b + 24, 0));
-	EXPECT_BAD(MRC_PKT_DATA, len = 36);	/* no payload */
+	/* headers only (trimmed) at or beyond the message's end */
+	EXPECT_BAD(MRC_PKT_DATA, len = 36; w32(b + 24, r32(b + 20)));
 	EXPECT_BAD(MRC_PKT_CLOSE, w32(b + 20, 1));
 	EXPECT_BAD(MRC_PKT_CLOSE, w32(b + 24, 1));
 	/* ACK and NACK. */
@@ -605,7 +628,7 @@ TEST(wire_drop_reason_names)
 		"bad-field", "bad-checksum", "no-rail", "no-conn",
 		"no-listener", "bad-source", "state", "out-of-window",
 		"duplicate", "no-buffer", "bad-data", "msg-too-big", "backlog",
-		"bad-ack",
+		"bad-ack", "trimmed",
 	};
 	unsigned int i;
 
@@ -639,7 +662,7 @@ TEST(wire_truncations)
 			for (l = 0; l < len; l++) {
 				why = parse_exact(b, l, &pkt);
 				ASSERT_EQ(oracle_valid(b, l), why == MRC_DROP_NONE);
-				if (t == MRC_PKT_DATA && l > MRC_DATA_HDR_LEN) {
+				if (t == MRC_PKT_DATA && l >= MRC_DATA_HDR_LEN) {
 					ASSERT_EQ(MRC_DROP_NONE, why);
 					ASSERT_EQ(l - MRC_DATA_HDR_LEN, pkt.payload_len);
 				} else if (l < MRC_HDR_LEN) {

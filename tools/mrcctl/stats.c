@@ -55,6 +55,7 @@ static const char *const drop_names[] = {
 	[MRC_DROP_REASON_MSG_TOO_BIG] = "msg-too-big",
 	[MRC_DROP_REASON_BACKLOG] = "backlog",
 	[MRC_DROP_REASON_BAD_ACK] = "bad-ack",
+	[MRC_DROP_REASON_TRIMMED] = "trimmed",
 };
 
 static const enum mnl_attr_data_type drop_types[MRC_A_DROP_MAX + 1] = {

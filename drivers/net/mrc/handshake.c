@@ -348,6 +348,18 @@ static void mrc_prepare_accept(struct mrc_sock *ms, struct sk_buff *skb)
 			     &ms->peer.smrc_addr, ms->udp_port, 0);
 }
 
+/* Queue an ACCEPT of the half-open @ms. Context: conn lock, RCU. */
+static bool mrc_send_accept(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	struct sk_buff *skb = mrc_build_req(ms, MRC_PKT_ACCEPT);
+
+	if (!skb)
+		return false;
+	mrc_prepare_accept(ms, skb);
+	__skb_queue_tail(xq, skb);
+	return true;
+}
+
 /**
  * mrc_handshake_retransmit() - the REQ or ACCEPT went unanswered
  * @ms: the connection (conn lock)
@@ -369,9 +381,15 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
 			mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
 					     &ms->peer.smrc_addr, ms->udp_port, 0);
 	} else {
-		skb = mrc_build_req(ms, MRC_PKT_ACCEPT);
-		if (skb)
-			mrc_prepare_accept(ms, skb);
+		/*
+		 * A REQ with a forged source makes us send ACCEPTs to
+		 * whoever owns it: few retransmissions.  A client whose
+		 * ACCEPT got lost repeats its REQ, and each REQ is
+		 * answered (mrc_handshake_rcv()).
+		 */
+		if (ms->backoff > MRC_ACCEPT_RETRIES)
+			return false;
+		return mrc_send_accept(ms, xq);
 	}
 	if (!skb)
 		return false;
@@ -494,7 +512,6 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 	u16 port = be16_to_cpu(pkt->u.req.req.dst_port);
 	struct mrc_sock *lis, *child;
 	struct sk_buff_head xq;
-	struct sk_buff *accept;
 	u32 payload;
 
 	consume_skb(skb);
@@ -510,7 +527,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 	if (child) {
 		spin_lock(&child->lock);
 		if (child->state == MRC_ST_REQ_RCVD)
-			mrc_handshake_retransmit(child, &xq);
+			mrc_send_accept(child, &xq);
 		spin_unlock(&child->lock);
 		mrc_xmit_list(dev_net(mdev->dev), &xq);
 		sock_put(&child->sk);
@@ -557,11 +574,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 	child->last_progress = jiffies;
 	mrc_conn_hash(child);
 	mrc_listener_add_half_open(lis, child);
-	accept = mrc_build_req(child, MRC_PKT_ACCEPT);
-	if (accept) {
-		mrc_prepare_accept(child, accept);
-		__skb_queue_tail(&xq, accept);
-	}
+	mrc_send_accept(child, &xq);
 	mrc_conn_arm_rto(child);
 	spin_unlock(&child->lock);
 	mrc_xmit_list(dev_net(mdev->dev), &xq);

@@ -77,12 +77,9 @@ static u32 mrc_input_rwnd(const struct mrc_sock *ms)
 	return ms->rxw.cum + min_t(u32, pkts, MRC_WIN_PKTS);
 }
 
-/**
- * mrc_input_send_ack() - acknowledge what arrived
- * @ms: the connection
- * @xq: where the ACK is queued
- */
-void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
+/* An ACK, or a NACK of @ms->ack_trig with @reason (enum mrc_nack_reason). */
+static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
+			   struct sk_buff_head *xq)
 {
 	struct mrc_wire_ack *a;
 	struct mrc_wire_hdr *h;
@@ -100,7 +97,7 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 		return;
 	h = skb_put(skb, MRC_HDR_LEN);
 	h->version = MRC_WIRE_VERSION;
-	h->type = MRC_PKT_ACK;
+	h->type = type;
 	h->flags = cpu_to_be16(ms->ack_trig.ce ? MRC_F_ACK_CE : 0);
 	h->dst_conn = cpu_to_be32(ms->peer_id);
 	h->src_conn = cpu_to_be32(ms->id);
@@ -113,6 +110,7 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 	a->trig_psn = cpu_to_be32(ms->ack_trig.psn);
 	a->trig_ev = cpu_to_be16(ms->ack_trig.ev);
 	a->trig_tx = ms->ack_trig.tx;
+	a->nack_reason = reason;
 	a->ce_count = cpu_to_be32(ms->ce_count);
 	a->rwnd_psn = cpu_to_be32(mrc_input_rwnd(ms));
 	delay = ktime_us_delta(ktime_get(), ms->ack_trig_at);
@@ -134,6 +132,48 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 	ms->ack_pending = 0;
 	ms->rwnd_adv = be32_to_cpu(a->rwnd_psn);
 	ms->stats.acks_tx++;
+}
+
+/**
+ * mrc_input_send_ack() - acknowledge what arrived
+ * @ms: the connection
+ * @xq: where the ACK is queued
+ */
+void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	mrc_input_send(ms, MRC_PKT_ACK, MRC_NACK_NONE, xq);
+}
+
+/*
+ * A switch trimmed it: a DATA segment shorter than its message's layout
+ * allows (every segment but a message's last carries the segment size).
+ * Misaligned or impossible ones are left to mrc_input_data() (bad-data).
+ */
+static bool mrc_input_trimmed(const struct mrc_sock *ms,
+			      const struct mrc_pkt *pkt)
+{
+	const struct mrc_wire_data *d = &pkt->u.data;
+	u32 msg_len = be32_to_cpu(d->msg_len);
+	u32 off = be32_to_cpu(d->offset);
+
+	if (pkt->type != MRC_PKT_DATA || off >= msg_len || off % ms->seg_size ||
+	    msg_len > READ_ONCE(ms->mdev->max_msg_size))
+		return false;
+	return pkt->payload_len < min(ms->seg_size, msg_len - off);
+}
+
+/* Remember @pkt as the trigger of the next ACK (or NACK). */
+static void mrc_input_trigger(struct mrc_sock *ms, struct mrc_rail *rail,
+			      const struct mrc_pkt *pkt, bool ce)
+{
+	const struct mrc_wire_data *d = &pkt->u.data;
+
+	ms->ack_trig.psn = be32_to_cpu(d->psn);
+	ms->ack_trig.ev = be16_to_cpu(d->ev);
+	ms->ack_trig.tx = d->tx_count;
+	ms->ack_trig.ce = ce;
+	ms->ack_trig_at = ktime_get();
+	ms->ack_trig_plane = rail->plane;
 }
 
 /* Where segments of message @id are collected; created on first use. */
@@ -249,6 +289,16 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 			ms->peer_msgs = be32_to_cpu(d->msg_id);
 			now = true;
 			ms->sk.sk_data_ready(&ms->sk);
+		} else if (mrc_input_trimmed(ms, pkt)) {
+			/*
+			 * Congestion on its path: NACK it at once, so that
+			 * the sender resends it now and avoids that path.
+			 * One small packet per packet received.
+			 */
+			mrc_count_drop(ms->mdev, rail, MRC_DROP_TRIMMED);
+			mrc_input_trigger(ms, rail, pkt, ce);
+			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
+			return false;
 		} else {
 			reason = mrc_input_data(ms, skb, pkt);
 			if (reason) {
@@ -267,12 +317,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 		break;
 	}
 	ms->ack_pending++;
-	ms->ack_trig.psn = psn;
-	ms->ack_trig.ev = be16_to_cpu(d->ev);
-	ms->ack_trig.tx = d->tx_count;
-	ms->ack_trig.ce = ce;
-	ms->ack_trig_at = ktime_get();
-	ms->ack_trig_plane = rail->plane;
+	mrc_input_trigger(ms, rail, pkt, ce);
 	if (now || ms->ack_pending >= MRC_ACK_EVERY)
 		mrc_input_send_ack(ms, xq);
 	else
@@ -298,6 +343,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	struct mrc_ack_result res;
 	struct mrc_ack_info a;
 	u32 rwnd, rtt, reo, i;
+	bool trimmed;
 
 	a.cum = be32_to_cpu(wa->cum_psn);
 	a.base = be32_to_cpu(wa->sack_base);
@@ -322,9 +368,17 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 		ms->rwnd_psn = rwnd;
 	if (res.rtt_us)
 		mrc_rtt_sample(&ms->rtt, res.rtt_us);
-	/* Per-plane windows, and ECN/NACK on the trigger's path. */
-	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
-		       pkt->type == MRC_PKT_NACK);
+	/*
+	 * Per-plane windows, and ECN/NACK on the trigger's path.  Of the
+	 * NACKs only a trimmed packet says something about the path
+	 * (congestion); it is sent again at once.
+	 */
+	trimmed = pkt->type == MRC_PKT_NACK &&
+		  wa->nack_reason == MRC_NACK_TRIMMED;
+	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE, trimmed);
+	if (trimmed)
+		mrc_txwin_nacked(&ms->txw, ms->txpaths, ms->npaths, &a,
+				 mrc_output_lost_quiet, ms);
 	if (res.acked_pkts)
 		ms->backoff = 0;
 	/*

@@ -222,6 +222,7 @@ struct mrc_net {
 /* Tunables with defaults (later: per device). */
 #define MRC_HALF_OPEN_MAX	1024	/* REQ_RCVD connections per device */
 #define MRC_RESET_REPLY_BURST	200	/* RESET replies to strays per second per device */
+#define MRC_ACCEPT_RETRIES	3	/* ACCEPT retransmissions by a half-open child */
 #define MRC_RTO_MIN_US		20000	/* 20 ms: TCG timers are coarse */
 #define MRC_RTO_MAX_US		2000000
 #define MRC_RTO_INIT_US		200000

@@ -72,6 +72,7 @@ static int mrc_nl_put_stats(struct sk_buff *skb, int type,
 
 /* The drop reasons of the spec are the core's, value for value. */
 static_assert((int)MRC_DROP_REASON_BAD_ACK == (int)MRC_DROP_BAD_ACK);
+static_assert((int)MRC_DROP_REASON_TRIMMED == (int)MRC_DROP_TRIMMED);
 static_assert((int)MRC_DROP_REASON_NO_CONN == (int)MRC_DROP_NO_CONN);
 static_assert((int)MRC_DROP_REASON_SHORT == (int)MRC_DROP_SHORT);
 static_assert((int)MRC_CONN_STATE_TIME_WAIT == (int)MRC_ST_TIME_WAIT);

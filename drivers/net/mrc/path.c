@@ -364,7 +364,8 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
  *	per plane (cleared here)
  * @res: the scoreboard's view of the ACK
  * @ce: the trigger carried CE
- * @nack: it was a NACK
+ * @nack: it was a NACK of a trimmed packet: congestion on the trigger's
+ *	path (SKIP) and, in the plane's window, as if it carried CE
  */
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 		    bool ce, bool nack)
@@ -385,7 +386,7 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 			changed |= mrc_ev_on_nack(e, &ms->evp, now);
 		if (changed)
 			mrc_path_changed(ms, res->trig_path, old);
-		if (ce)
+		if (ce || nack)
 			ce_bytes = ms->ack_plane_bytes[tp] ?: ms->seg_size;
 	}
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {

@@ -327,6 +327,7 @@ static struct device_attribute mrc_dev_drop_attrs[] = {
 	MRC_DEV_DROP("out-of-window"), MRC_DEV_DROP("duplicate"),
 	MRC_DEV_DROP("no-buffer"), MRC_DEV_DROP("bad-data"),
 	MRC_DEV_DROP("msg-too-big"), MRC_DEV_DROP("backlog"), MRC_DEV_DROP("bad-ack"),
+	MRC_DEV_DROP("trimmed"),
 };
 
 static_assert(ARRAY_SIZE(mrc_dev_drop_attrs) == __MRC_DROP_MAX - 1);
@@ -517,6 +518,7 @@ static struct mrc_rail_attribute mrc_rail_drop_attrs[] = {
 	MRC_RAIL_DROP("out-of-window"), MRC_RAIL_DROP("duplicate"),
 	MRC_RAIL_DROP("no-buffer"), MRC_RAIL_DROP("bad-data"),
 	MRC_RAIL_DROP("msg-too-big"), MRC_RAIL_DROP("backlog"), MRC_RAIL_DROP("bad-ack"),
+	MRC_RAIL_DROP("trimmed"),
 };
 
 static_assert(ARRAY_SIZE(mrc_rail_drop_attrs) == __MRC_DROP_MAX - 1);

@@ -97,6 +97,8 @@ enum mrc_nl_ev_state {
  * @MRC_DROP_REASON_MSG_TOO_BIG: Message larger than max-msg-size.
  * @MRC_DROP_REASON_BACKLOG: Half-open or accept queue full.
  * @MRC_DROP_REASON_BAD_ACK: Acknowledges packets never sent.
+ * @MRC_DROP_REASON_TRIMMED: DATA whose payload a switch cut (congestion);
+ *   answered with a NACK.
  */
 enum mrc_nl_drop_reason {
 	MRC_DROP_REASON_NONE,
@@ -119,6 +121,7 @@ enum mrc_nl_drop_reason {
 	MRC_DROP_REASON_MSG_TOO_BIG,
 	MRC_DROP_REASON_BACKLOG,
 	MRC_DROP_REASON_BAD_ACK,
+	MRC_DROP_REASON_TRIMMED,
 };
 
 enum {

@@ -302,6 +302,24 @@ u32 mrc_txwin_lose_paths(struct mrc_txwin *w, struct mrc_txpath *paths,
 	return n;
 }
 
+bool mrc_txwin_nacked(struct mrc_txwin *w, struct mrc_txpath *paths,
+		      u32 npaths, const struct mrc_ack_info *a,
+		      mrc_txwin_cb lost, void *ctx)
+{
+	struct mrc_txrec *r;
+
+	if (txw_where(w, a->trig_psn) != TXW_IN)
+		return false;
+	r = txw_rec(w, a->trig_psn);
+	if (r->state != MRC_TX_INFLIGHT || r->tx_count != a->trig_tx ||
+	    r->path >= npaths || paths[r->path].ev != a->trig_ev)
+		return false;
+	txw_mark_lost(w, paths, r);
+	if (lost)
+		lost(ctx, a->trig_psn);
+	return true;
+}
+
 bool mrc_txwin_next_lost(const struct mrc_txwin *w, u32 from, u32 *psn)
 {
 	u32 p;

@@ -243,6 +243,25 @@ u32 mrc_txwin_lose_paths(struct mrc_txwin *w, struct mrc_txpath *paths,
 			 const u8 *dead, mrc_txwin_cb lost, void *ctx);
 
 /**
+ * mrc_txwin_nacked() - a NACK said its trigger was not accepted
+ * @w: the scoreboard (after mrc_txwin_ack() of that NACK)
+ * @paths: the caller's path table
+ * @npaths: entries in @paths
+ * @a: the NACK
+ * @lost: called if the trigger's PSN becomes LOST
+ * @ctx: for @lost
+ *
+ * The trigger's transmission is lost if the record still describes it
+ * (same tx_count, sent on a path with the same EV) and it is in flight;
+ * an older or already settled transmission changes nothing.
+ *
+ * Return: true if the PSN was declared lost.
+ */
+bool mrc_txwin_nacked(struct mrc_txwin *w, struct mrc_txpath *paths,
+		      u32 npaths, const struct mrc_ack_info *a,
+		      mrc_txwin_cb lost, void *ctx);
+
+/**
  * mrc_txwin_next_lost() - the oldest LOST PSN at or after @from
  * @w: the scoreboard
  * @from: where to start (PSNs before @w->una are skipped)

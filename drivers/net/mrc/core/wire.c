@@ -39,11 +39,13 @@ static enum mrc_drop_reason parse_data(const u8 *buf, size_t len, struct mrc_pkt
 		if (msg_len || offset)
 			return MRC_DROP_BAD_FIELD;
 	} else {
-		/* A message has 1..N bytes; each segment at least one. */
-		if (!msg_len || !payload)
-			return MRC_DROP_BAD_FIELD;
-		/* offset + payload <= msg_len, without overflow */
-		if (offset > msg_len || payload > msg_len - offset)
+		/*
+		 * A message has 1..N bytes; each segment at least one, but
+		 * a switch may have trimmed it to its headers (input.c
+		 * NACKs that): offset < msg_len and offset + payload <=
+		 * msg_len, without overflow.
+		 */
+		if (!msg_len || offset >= msg_len || payload > msg_len - offset)
 			return MRC_DROP_BAD_FIELD;
 	}
 
@@ -244,6 +246,7 @@ static const char * const mrc_drop_names[__MRC_DROP_MAX] = {
 	[MRC_DROP_MSG_TOO_BIG]	= "msg-too-big",
 	[MRC_DROP_BACKLOG]	= "backlog",
 	[MRC_DROP_BAD_ACK]	= "bad-ack",
+	[MRC_DROP_TRIMMED]	= "trimmed",
 };
 
 const char *mrc_wire_drop_reason_name(unsigned int reason)

@@ -120,6 +120,7 @@ enum mrc_nack_reason {
 	MRC_NACK_NONE = 0,
 	MRC_NACK_NO_BUFFER = 1,	/* beyond the credit or out of memory */
 	MRC_NACK_BAD_DATA = 2,	/* inconsistent with the message */
+	MRC_NACK_TRIMMED = 3,	/* a switch cut the payload: congestion */
 	__MRC_NACK_MAX,
 };
 
@@ -223,6 +224,7 @@ enum mrc_drop_reason {
 	MRC_DROP_MSG_TOO_BIG,	/* message above max-msg-size */
 	MRC_DROP_BACKLOG,	/* half-open or accept queue full */
 	MRC_DROP_BAD_ACK,	/* acknowledges PSNs never sent */
+	MRC_DROP_TRIMMED,	/* payload cut by a switch: NACKed */
 	__MRC_DROP_MAX,
 };
 

@@ -1,0 +1,208 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc_sysfuzz.sh - fuzz the AF_MRC socket API and the "mrc" generic
+# netlink family from userspace with tools/mrcfuzz (random sequences of
+# socket calls, options, sizes, flags and cmsgs from several threads that
+# share their descriptors and close them under each other; random genl
+# messages; rtnetlink churn of mrc devices and rails).
+#
+#   1. as root: one mrcfuzz in each namespace of a 2-plane pair, each
+#      listening on the service ports and connecting to the other, for
+#      MRC_SYSFUZZ_SECS (default 60) seconds; mrcfuzz puts the pair's
+#      rails and settings back every second (-r), so data keeps flowing
+#      while the random requests detach and reconfigure them;
+#   2. as nobody (setpriv, no capabilities), a shorter pass
+#      (MRC_SYSFUZZ_UNPRIV_SECS, default a quarter, 10..60 s): every genl
+#      configuration request and rtnetlink link request must fail with
+#      EPERM (mrcfuzz -U counts one that succeeds as a violation; here the
+#      histogram must show EPERM and no success), while the sockets still
+#      connect and carry messages;
+#   3. afterwards: no fuzzer violation (mrcfuzz exits 1 on an impossible
+#      result, a corrupted message, a malformed netlink reply or a call
+#      stuck for 30 s although it had a timeout), every fuzz socket gone
+#      (mrcctl conn show empty within 20 s: TIME_WAIT and orphans last at
+#      most the dead-peer time), and a clean, byte-checked mrcat transfer
+#      both in a fresh pair and in the fuzzed one.
+# Kernel reports (WARN, BUG, KASAN, lockdep, hung tasks, kmemleak) fail
+# the VM run (tools/vm/run).  MRC_SYSFUZZ_SEED fixes the seed (default:
+# the clock; it is printed).  mrcfuzz's summaries are printed as
+# diagnostics.
+
+source "$(dirname "$0")/lib.sh"
+
+SECS=${MRC_SYSFUZZ_SECS:-60}
+USECS=${MRC_SYSFUZZ_UNPRIV_SECS:-$((SECS / 4))}
+[ "$USECS" -lt 10 ] && USECS=10
+[ "$USECS" -gt 60 ] && USECS=60
+THREADS=${MRC_SYSFUZZ_THREADS:-6}
+SEED=${MRC_SYSFUZZ_SEED:-$(date +%s)}
+FUZZ=$MRC_TOP/tools/mrcfuzz/mrcfuzz
+NA=sf-a
+NB=sf-b
+tmp=$(mktemp -d)
+chmod 755 "$tmp"
+trap '_ns_cleanup; rm -rf "$tmp"' EXIT
+
+if [ ! -x "$FUZZ" ]; then
+	tap_skip "mrcfuzz" "tools/mrcfuzz/mrcfuzz not built (make tools)"
+	tap_end
+fi
+mrc_load || { tap_fail "load mrc"; tap_end; }
+check "2-plane pair $NA/$NB" mrc_pair $NA $NB 2
+tap_diag "seed $SEED, $SECS s as root, $USECS s unprivileged, $THREADS threads" \
+	"per side, kernel ${MRC_KERNEL:-stock}"
+
+# fuzz_pair TAG SECS [mrcfuzz args...]: one mrcfuzz per side, concurrently.
+# Output in $tmp/TAG-{a,b}.{out,err}, exit status in $tmp/TAG-{a,b}.rc.
+fuzz_pair() {
+	local tag=$1 secs=$2 side ns me peer seed pids=() rails
+	shift 2
+
+	for side in a b; do
+		if [ $side = a ]; then
+			ns=$NA me=1 peer=2 seed=$SEED
+		else
+			ns=$NB me=2 peer=1 seed=$((SEED + 1))
+		fi
+		rails="-r ${side}0:0 -r ${side}1:1"
+		[ "$tag" = unpriv ] && rails=-U
+		# shellcheck disable=SC2086
+		ip netns exec $ns "$@" "$FUZZ" -S "$seed" -t "$secs" -j "$THREADS" \
+			-a 10.0.0.$peer -a 10.1.0.$peer -l 10.0.0.$me -l 10.1.0.$me \
+			-d mrc0 $rails >"$tmp/$tag-$side.out" 2>"$tmp/$tag-$side.err" &
+		pids+=($!)
+	done
+	for side in a b; do
+		# A fuzzer that outlives its time by far is stuck in the kernel:
+		# its own watchdog would have ended it after 30 s.
+		timeout_wait "${pids[0]}" $((secs + 120))
+		echo $? >"$tmp/$tag-$side.rc"
+		pids=("${pids[@]:1}")
+	done
+}
+
+# timeout_wait PID SECS: wait for PID, killing it after SECS; its status.
+timeout_wait() {
+	local pid=$1 i
+
+	for i in $(seq $(($2 * 5))); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		return 124
+	fi
+	wait "$pid"
+}
+
+# op_field TAG OP FIELD: FIELD (ok, n, EPERM, ...) of op OP summed over
+# both sides' summaries.
+op_field() {
+	cat "$tmp/$1-a.out" "$tmp/$1-b.out" 2>/dev/null |
+		awk -v op="$2" -v f="$3" '$1 == "op" && $2 == op {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) s += kv[2] } }
+			END { print s + 0 }'
+}
+
+# report TAG DESC: the fuzzers' verdicts, summaries as diagnostics.
+report() {
+	local tag=$1 desc=$2 side rc
+
+	for side in a b; do
+		rc=$(cat "$tmp/$tag-$side.rc")
+		while IFS= read -r line; do
+			tap_diag "$tag-$side: $line"
+		done <"$tmp/$tag-$side.out"
+		if [ "$rc" = 0 ]; then
+			tap_ok "$desc ($side side): no violation"
+		else
+			tap_fail "$desc ($side side): mrcfuzz exit $rc" \
+				"$(grep -m 30 . "$tmp/$tag-$side.err")"
+		fi
+	done
+}
+
+# no_conns DESC NS...: no connection left in the namespaces within 20 s.
+no_conns() {
+	local desc=$1 ns out i left
+	shift
+
+	for i in $(seq 100); do
+		left=
+		for ns in "$@"; do
+			out=$(mrcctl -n "$ns" -j conn show 2>&1)
+			[ "$out" = "[]" ] || left+="$ns: $out"$'\n'
+		done
+		[ -z "$left" ] && break
+		sleep 0.2
+	done
+	if [ -z "$left" ]; then
+		tap_ok "$desc (after $((i / 5)).$((i % 5 * 2)) s)"
+	else
+		tap_fail "$desc" "$(head -c 3000 <<<"$left")"
+	fi
+}
+
+# transfer DESC NA NB ADDR PORT: a clean byte-checked mrcat transfer.
+transfer() {
+	local desc=$1 na=$2 nb=$3 addr=$4 port=$5 rpid send recv
+
+	rm -f "$tmp/ready"
+	ip netns exec "$nb" mrcat -l -p "$port" -m 200 -s 1-65536 -S "$SEED" -t 120 \
+		-r "$tmp/ready" >"$tmp/recv.out" 2>&1 &
+	rpid=$!
+	for _ in $(seq 200); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
+	ip netns exec "$na" mrcat -c "$addr" -p "$port" -m 200 -s 1-65536 -S "$SEED" \
+		-t 120 >"$tmp/send.out" 2>&1
+	wait $rpid
+	send=$(tail -1 "$tmp/send.out" | sed -n 's/.*\(msgs=[0-9]* bytes=[0-9]* hash=[0-9a-f]*\) errors=0.*/\1/p')
+	recv=$(tail -1 "$tmp/recv.out" | sed -n 's/.*\(msgs=[0-9]* bytes=[0-9]* hash=[0-9a-f]*\) errors=0.*/\1/p')
+	if [ -n "$send" ] && [ "$send" = "$recv" ] && [ "${send%% *}" = msgs=200 ]; then
+		tap_ok "$desc: $send at both ends"
+	else
+		tap_fail "$desc" "sender:   $(cat "$tmp/send.out")" \
+			"receiver: $(cat "$tmp/recv.out")"
+	fi
+}
+
+# ---- 1. as root ------------------------------------------------------------
+dmesg_mark
+fuzz_pair root "$SECS"
+report root "fuzz as root, $SECS s"
+check_match "as root: messages were sent and received" '^[1-9][0-9]* [1-9]' \
+	"$(op_field root send ok) $(op_field root recvmsg ok)"
+tap_diag "as root: connect ok $(op_field root connect ok), accepted $(op_field root svc-accept ok)," \
+	"send ok $(op_field root send ok), recvmsg ok $(op_field root recvmsg ok)," \
+	"genl ok $(op_field root genl ok), genl-admin ok $(op_field root genl-admin ok)," \
+	"rtnl ok $(op_field root rtnl ok)"
+no_conns "as root: every fuzz socket gone" $NA $NB
+
+# ---- 2. unprivileged -------------------------------------------------------
+fuzz_pair unpriv "$USECS" setpriv --reuid=65534 --regid=65534 --clear-groups \
+	--inh-caps=-all --bounding-set=-all --
+report unpriv "fuzz unprivileged, $USECS s"
+adm_ok=$(op_field unpriv genl-admin ok)
+adm_perm=$(op_field unpriv genl-admin EPERM)
+rt_ok=$(op_field unpriv rtnl ok)
+rt_perm=$(op_field unpriv rtnl EPERM)
+check_eq "unprivileged: genl configuration requests refused (ok=0, EPERM=$adm_perm)" \
+	"0 yes" "$adm_ok $([ "$adm_perm" -gt 0 ] && echo yes || echo no)"
+check_eq "unprivileged: rtnetlink link requests refused (ok=0, EPERM=$rt_perm)" \
+	"0 yes" "$rt_ok $([ "$rt_perm" -gt 0 ] && echo yes || echo no)"
+check_match "unprivileged: genl queries still answered" '^[1-9]' "$(op_field unpriv genl ok)"
+check_match "unprivileged: sockets connect and carry messages" '^[1-9][0-9]* [1-9][0-9]* [1-9]' \
+	"$(op_field unpriv svc-accept ok) $(op_field unpriv send ok) $(op_field unpriv recvmsg ok)"
+no_conns "unprivileged: every fuzz socket gone" $NA $NB
+
+# ---- 3. the module still works ---------------------------------------------
+check "fresh 2-plane pair sf-c/sf-d" mrc_pair sf-c sf-d 2
+transfer "after fuzzing: fresh pair" sf-c sf-d 10.1.0.2 7100
+transfer "after fuzzing: the fuzzed pair" $NA $NB 10.0.0.2 7101
+no_conns "after the transfers: no connection left" $NA $NB sf-c sf-d
+out=$(dmesg_since | grep -E "WARNING:|BUG:|KASAN|Oops|possible (recursive|circular)" | head -20)
+check_eq "no kernel report in dmesg during the test" "" "$out"
+
+tap_end

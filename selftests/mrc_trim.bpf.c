@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc_trim.bpf.c - a "trimming switch" port for the fabric selftests: a tc
+ * (clsact, direct-action) program that cuts the payload of mrc DATA
+ * packets and forwards their headers, the way a congested Ultra Ethernet
+ * switch trims instead of dropping.  The receiver sees a DATA packet
+ * shorter than its message layout allows and answers with a NACK
+ * (reason "trimmed").
+ *
+ * IPv4 over Ethernet only, UDP destination port 4796 (the default);
+ * sections "trim/all" (every DATA packet) and "trim/quarter" (one in four,
+ * at random).  The UDP checksum is cleared (legal over IPv4), the IPv4
+ * total length and header checksum updated.
+ *
+ *   tc qdisc add dev b0 clsact
+ *   tc filter add dev b0 egress bpf da obj mrc_trim.bpf.o sec trim/quarter
+ *
+ * Built with clang -target bpf; needs no libbpf headers.
+ */
+#include <stddef.h>
+#include <linux/bpf.h>
+#include <linux/if_ether.h>
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/pkt_cls.h>
+#include <linux/udp.h>
+
+#define SEC(name) __attribute__((section(name), used))
+
+static long (*bpf_skb_load_bytes)(const struct __sk_buff *skb, __u32 off,
+				  void *to, __u32 len) =
+	(void *)BPF_FUNC_skb_load_bytes;
+static long (*bpf_skb_store_bytes)(struct __sk_buff *skb, __u32 off,
+				   const void *from, __u32 len, __u64 flags) =
+	(void *)BPF_FUNC_skb_store_bytes;
+static long (*bpf_l3_csum_replace)(struct __sk_buff *skb, __u32 off,
+				   __u64 from, __u64 to, __u64 size) =
+	(void *)BPF_FUNC_l3_csum_replace;
+static long (*bpf_skb_change_tail)(struct __sk_buff *skb, __u32 len,
+				   __u64 flags) =
+	(void *)BPF_FUNC_skb_change_tail;
+static __u32 (*bpf_get_prandom_u32)(void) = (void *)BPF_FUNC_get_prandom_u32;
+
+#define MRC_PORT	4796
+#define MRC_TYPE_DATA	5
+#define MRC_DATA_HDRS	36	/* common header (12) + DATA header (24) */
+#define L2		sizeof(struct ethhdr)
+#define L3		sizeof(struct iphdr)	/* no IP options */
+#define L4		sizeof(struct udphdr)
+#define TRIMMED_LEN	(L2 + L3 + L4 + MRC_DATA_HDRS)
+
+static __always_inline int mrc_trim(struct __sk_buff *skb, __u32 one_in)
+{
+	struct ethhdr eth;
+	struct iphdr ip;
+	struct udphdr udp;
+	__u8 mrc[2];	/* version, type */
+	__be16 len;
+
+	if (skb->len <= TRIMMED_LEN)
+		return TC_ACT_OK;
+	if (bpf_skb_load_bytes(skb, 0, &eth, sizeof(eth)) ||
+	    eth.h_proto != __constant_htons(ETH_P_IP) ||
+	    bpf_skb_load_bytes(skb, L2, &ip, sizeof(ip)) ||
+	    ip.ihl != 5 || ip.protocol != IPPROTO_UDP ||
+	    (ip.frag_off & __constant_htons(0x3fff)) ||
+	    bpf_skb_load_bytes(skb, L2 + L3, &udp, sizeof(udp)) ||
+	    udp.dest != __constant_htons(MRC_PORT) ||
+	    bpf_skb_load_bytes(skb, L2 + L3 + L4, mrc, sizeof(mrc)) ||
+	    mrc[1] != MRC_TYPE_DATA)
+		return TC_ACT_OK;
+	if (one_in > 1 && bpf_get_prandom_u32() % one_in)
+		return TC_ACT_OK;
+
+	if (bpf_skb_change_tail(skb, TRIMMED_LEN, 0))
+		return TC_ACT_OK;
+	len = __constant_htons(L3 + L4 + MRC_DATA_HDRS);
+	bpf_l3_csum_replace(skb, L2 + offsetof(struct iphdr, check),
+			    ip.tot_len, len, sizeof(len));
+	bpf_skb_store_bytes(skb, L2 + offsetof(struct iphdr, tot_len), &len,
+			    sizeof(len), 0);
+	len = __constant_htons(L4 + MRC_DATA_HDRS);
+	bpf_skb_store_bytes(skb, L2 + L3 + offsetof(struct udphdr, len), &len,
+			    sizeof(len), 0);
+	len = 0;
+	bpf_skb_store_bytes(skb, L2 + L3 + offsetof(struct udphdr, check), &len,
+			    sizeof(len), 0);
+	return TC_ACT_OK;
+}
+
+SEC("trim/all")
+int mrc_trim_all(struct __sk_buff *skb)
+{
+	return mrc_trim(skb, 1);
+}
+
+SEC("trim/quarter")
+int mrc_trim_quarter(struct __sk_buff *skb)
+{
+	return mrc_trim(skb, 4);
+}
+
+char _license[] SEC("license") = "GPL";
