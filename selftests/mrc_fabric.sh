@@ -51,7 +51,7 @@ evtrans() {
 
 # start_xfer SECONDS [-6]: a timed transfer A -> B in the background.
 start_xfer() {
-	local secs=$1 addr=10.0.2.1
+	local secs=$1 addr=10.0.2.1 i
 
 	[ "$2" = -6 ] && addr=fd10:0:2::1
 	port=$((port + 1))
@@ -59,23 +59,32 @@ start_xfer() {
 	ip netns exec "$HB" mrcat -l -p $port -m 0 -s 16384 -t 60 -r "$tmp/ready" \
 		>"$tmp/recv.out" 2>"$tmp/recv.err" &
 	RPID=$!
-	for _ in $(seq 200); do [ -e "$tmp/ready" ] && break; sleep 0.05; done
+	for ((i = 0; i < 200; i++)); do [ -e "$tmp/ready" ] && break; nap 0.05; done
 	rm -f "$tmp/connected"
 	ip netns exec "$HA" mrcat -c $addr -p $port -D "$secs" -s 16384 -t 60 \
 		-r "$tmp/connected" >"$tmp/send.out" 2>"$tmp/send.err" &
 	SPID=$!
 	# The clock starts at the connection (process start-up is slow).
-	for _ in $(seq 400); do [ -e "$tmp/connected" ] && break; sleep 0.05; done
-	T0=$(now_ms)
+	for ((i = 0; i < 1000; i++)); do [ -e "$tmp/connected" ] && break; nap 0.02; done
+	T0=$((${EPOCHREALTIME/./} / 1000))
 }
 
-now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
+# nap SECONDS: sleep without starting a process (one costs 0.1-0.5 s under
+# TCG, more on a busy host: the clock of a timed transfer must not lag).
+mkfifo "$tmp/nap"
+exec {NAPFD}<>"$tmp/nap"
+nap() {
+	read -r -t "$1" -u "$NAPFD"
+	return 0
+}
 
 # at MS: sleep until MS milliseconds after the transfer started.
 at() {
-	local d=$((T0 + $1 - $(now_ms)))
+	local d=$((T0 + $1 - ${EPOCHREALTIME/./} / 1000)) ms
 
-	[ $d -gt 0 ] && sleep "$((d / 1000)).$(printf %03d $((d % 1000)))"
+	[ $d -gt 0 ] || return 0
+	printf -v ms %03d $((d % 1000))
+	nap "$((d / 1000)).$ms"
 	return 0
 }
 
@@ -305,9 +314,10 @@ read -r nm pm nu pu < <(awk '$1 == 1 { if ($4 > 0) { nm++; pm += $3 } else { nu+
 check "ECN: marked paths carried less ($nm paths: $((pm / (nm ? nm : 1))) pkts each; unmarked $nu: $((pu / (nu ? nu : 1))))" \
 	test "$nm" -gt 0 -a "$nu" -gt 0 -a $((pm * nu * 10)) -lt $((pu * nm * 8))
 tx=$(sed -n 's/.*sender:.* tx_pkts=\([0-9]*\) retrans=\([0-9]*\).*/\1 \2/p' "$tmp/send.err")
-# (the debug kernel's RTT jitter makes timer-based loss detection fire
-# spuriously now and then: a looser bound there)
-lim=200
+# (RTT jitter makes timer-based loss detection fire spuriously now and
+# then: 0.2-0.6 % of packets on a busy host, more on the debug kernel;
+# 20 % of the packets through that link are marked)
+lim=100
 [ "${MRC_KERNEL:-stock}" = debug ] && lim=10
 check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *}, at most 1/$lim)" \
 	test "${tx#* }" -le $((${tx% *} / lim))

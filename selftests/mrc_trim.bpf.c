@@ -25,7 +25,13 @@
 #include <linux/pkt_cls.h>
 #include <linux/udp.h>
 
+/* No kernel or libbpf headers here: their macros, spelled out. */
 #define SEC(name) __attribute__((section(name), used))
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define mrc_htons(x) ((__be16)__builtin_bswap16(x))
+#else
+#define mrc_htons(x) ((__be16)(x))
+#endif
 
 static long (*bpf_skb_load_bytes)(const struct __sk_buff *skb, __u32 off,
 				  void *to, __u32 len) =
@@ -60,12 +66,12 @@ static __always_inline int mrc_trim(struct __sk_buff *skb, __u32 one_in)
 	if (skb->len <= TRIMMED_LEN)
 		return TC_ACT_OK;
 	if (bpf_skb_load_bytes(skb, 0, &eth, sizeof(eth)) ||
-	    eth.h_proto != __constant_htons(ETH_P_IP) ||
+	    eth.h_proto != mrc_htons(ETH_P_IP) ||
 	    bpf_skb_load_bytes(skb, L2, &ip, sizeof(ip)) ||
 	    ip.ihl != 5 || ip.protocol != IPPROTO_UDP ||
-	    (ip.frag_off & __constant_htons(0x3fff)) ||
+	    (ip.frag_off & mrc_htons(0x3fff)) ||
 	    bpf_skb_load_bytes(skb, L2 + L3, &udp, sizeof(udp)) ||
-	    udp.dest != __constant_htons(MRC_PORT) ||
+	    udp.dest != mrc_htons(MRC_PORT) ||
 	    bpf_skb_load_bytes(skb, L2 + L3 + L4, mrc, sizeof(mrc)) ||
 	    mrc[1] != MRC_TYPE_DATA)
 		return TC_ACT_OK;
@@ -74,12 +80,12 @@ static __always_inline int mrc_trim(struct __sk_buff *skb, __u32 one_in)
 
 	if (bpf_skb_change_tail(skb, TRIMMED_LEN, 0))
 		return TC_ACT_OK;
-	len = __constant_htons(L3 + L4 + MRC_DATA_HDRS);
+	len = mrc_htons(L3 + L4 + MRC_DATA_HDRS);
 	bpf_l3_csum_replace(skb, L2 + offsetof(struct iphdr, check),
 			    ip.tot_len, len, sizeof(len));
 	bpf_skb_store_bytes(skb, L2 + offsetof(struct iphdr, tot_len), &len,
 			    sizeof(len), 0);
-	len = __constant_htons(L4 + MRC_DATA_HDRS);
+	len = mrc_htons(L4 + MRC_DATA_HDRS);
 	bpf_skb_store_bytes(skb, L2 + L3 + offsetof(struct udphdr, len), &len,
 			    sizeof(len), 0);
 	len = 0;

@@ -20,6 +20,9 @@ pkgs=(
 	python3-yaml python3-jsonschema libmnl-dev pkg-config
 	# libFuzzer targets of the protocol core (make fuzz)
 	clang-14 libclang-rt-14-dev
+	# make bench: MPTCP (mptcpize), Soft-RoCE (perftest), plots
+	mptcpd perftest rdma-core ibverbs-utils libibverbs1 ibverbs-providers
+	librdmacm1 python3-matplotlib python3-numpy
 )
 
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null |

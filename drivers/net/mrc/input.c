@@ -284,12 +284,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 		now = true;	/* our ACK may have been lost */
 		break;
 	case MRC_RX_NEW:
-		if (pkt->type == MRC_PKT_CLOSE) {
-			ms->peer_closed = true;
-			ms->peer_msgs = be32_to_cpu(d->msg_id);
-			now = true;
-			ms->sk.sk_data_ready(&ms->sk);
-		} else if (mrc_input_trimmed(ms, pkt)) {
+		if (mrc_input_trimmed(ms, pkt)) {
 			/*
 			 * Congestion on its path: NACK it at once, so that
 			 * the sender resends it now and avoids that path.
@@ -299,6 +294,12 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 			mrc_input_trigger(ms, rail, pkt, ce);
 			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
 			return false;
+		}
+		if (pkt->type == MRC_PKT_CLOSE) {
+			ms->peer_closed = true;
+			ms->peer_msgs = be32_to_cpu(d->msg_id);
+			now = true;
+			ms->sk.sk_data_ready(&ms->sk);
 		} else {
 			reason = mrc_input_data(ms, skb, pkt);
 			if (reason) {
