@@ -27,6 +27,8 @@
  *   -q            no per-connection lines, summary only
  *   -r FILE       create FILE once listening (receiver) or connected
  *                 (sender), for scripts
+ *   -T FILE       append "EPOCH_MS BYTES" (wall clock, bytes done so far)
+ *                 to FILE at most every 100 ms: goodput over time
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -134,16 +136,25 @@ static void setbufs(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bufsize, sizeof(bufsize));
 }
 
-static unsigned long long max_gap_ms, last_ms;
+static unsigned long long max_gap_ms, last_ms, trace_ms;
+static FILE *trace;
 
-/* One more message done: track the longest gap between two. */
-static void progress(void)
+/* One more message done, @bytes in all: the longest gap, the trace. */
+static void progress(unsigned long long bytes)
 {
 	unsigned long long t = now_ms();
+	struct timespec ts;
 
 	if (last_ms && t - last_ms > max_gap_ms)
 		max_gap_ms = t - last_ms;
 	last_ms = t;
+	if (trace && t - trace_ms >= 100) {
+		trace_ms = t;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		fprintf(trace, "%llu %llu\n", ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000,
+			bytes);
+		fflush(trace);
+	}
 }
 
 static void summary(const char *role, unsigned long long msgs,
@@ -213,7 +224,7 @@ static int do_send(struct sockaddr_mrc *peer)
 		}
 		bytes += len;
 		hash = fnv(hash, buf, len);
-		progress();
+		progress(bytes);
 	}
 	count = i;
 	/* Orderly end: our CLOSE, then wait for the receiver's. */
@@ -258,7 +269,7 @@ static int do_recv_one(int fd, unsigned long long *msgs, unsigned long long *byt
 		*bytes += n;
 		(*msgs)++;
 		i++;
-		progress();
+		progress(*bytes);
 		if (slow_us)
 			usleep(slow_us);
 	}
@@ -329,7 +340,7 @@ int main(int argc, char **argv)
 	int listen_mode = 0, port = 0, opt, count_set = 0;
 	char *dash;
 
-	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:D:B:i:k:qr:")) != -1) {
+	while ((opt = getopt(argc, argv, "lc:b:p:m:s:S:t:d:D:B:i:k:qr:T:")) != -1) {
 		switch (opt) {
 		case 'l':
 			listen_mode = 1;
@@ -380,6 +391,13 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			ready_file = optarg;
+			break;
+		case 'T':
+			trace = fopen(optarg, "a");
+			if (!trace) {
+				fprintf(stderr, "mrcat: %s: %s\n", optarg, strerror(errno));
+				return 2;
+			}
 			break;
 		default:
 			fprintf(stderr, "usage: mrcat -l|-c ADDR -p PORT [-m N] [-s SIZE]\n");

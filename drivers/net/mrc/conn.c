@@ -268,6 +268,22 @@ void mrc_conn_maybe_done(struct mrc_sock *ms)
 	ms->sk.sk_state_change(&ms->sk);
 }
 
+/*
+ * The RTO fired: nothing was acknowledged for that long, on any path.
+ * That is evidence against the path of the oldest packet, not against
+ * every path something was in flight on (a stalled host or a dead peer
+ * look the same): the rest is sent again without blame.
+ */
+static void mrc_conn_rto_lost(void *ctx, u32 psn)
+{
+	struct mrc_sock *ms = ctx;
+
+	if (psn == ms->txw.una)
+		mrc_output_lost(ctx, psn);
+	else
+		mrc_output_lost_quiet(ctx, psn);
+}
+
 static void mrc_conn_rto(struct timer_list *t)
 {
 	struct mrc_sock *ms = from_timer(ms, t, rto_timer);
@@ -316,7 +332,7 @@ static void mrc_conn_rto(struct timer_list *t)
 		trace_mrc_rto(ms->id, ms->txw.una, ms->txw.in_flight, ms->backoff,
 			      mrc_rtt_rto(&ms->rtt, MRC_RTO_MIN_US, MRC_RTO_MAX_US,
 					  MRC_RTO_INIT_US, ms->backoff));
-		mrc_txwin_timeout(&ms->txw, ms->txpaths, mrc_output_lost, ms);
+		mrc_txwin_timeout(&ms->txw, ms->txpaths, mrc_conn_rto_lost, ms);
 		mrc_output_push(ms, &xq);
 		mrc_conn_arm_rto(ms);
 		break;
