@@ -4,8 +4,10 @@
 #
 #   make              build drivers/net/mrc/mrc.ko (against KDIR) and the tools
 #   make demo         boot a VM, load mrc, show it working (README's first command)
+#   make bench        mrc vs TCP, MPTCP, Soft-RoCE in one VM: results/bench/ (QUICK=1: < 5 min)
 #   make check        build + style + sparse + unit tests + VM selftests on 6.1
 #   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak
+#   make check-twovm  only the two-VM test (tools/vm/run2, selftests/mrc_twovm.sh)
 #   make setup        install every Debian package needed (apt-get, idempotent)
 #   make unit         userspace unit tests of the protocol core (ASan/UBSan)
 #   make fuzz         libFuzzer targets of the protocol core (FUZZ_SECS=60 each)
@@ -100,8 +102,16 @@ check: setup
 check-debug: setup
 	@$(TOP)/tools/check.sh debug
 
+# Two VMs linked by 4 multiqueue virtio-net NICs each (part of make check).
+check-twovm: module tools
+	$(TOP)/tools/vm/run2 --tap $(TOP)/selftests/mrc_twovm.sh $(TOP)/selftests/mrc_twovm_b.sh
+
 demo: module tools
 	@$(TOP)/tools/demo.sh
+
+# Documentation/mrc/performance.rst; QUICK=1 for fewer, shorter runs.
+bench: module tools
+	@QUICK=$(QUICK) $(TOP)/tools/bench/run.sh
 
 vm-shell: module
 	$(TOP)/tools/vm/run --shell
@@ -122,4 +132,4 @@ clean:
 	rm -rf .build results
 
 .PHONY: all setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
-	check check-debug demo vm-shell print-krel print-debug-ko clean
+	check check-debug check-twovm demo bench vm-shell print-krel print-debug-ko clean

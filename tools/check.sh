@@ -9,7 +9,7 @@
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
 #          (ASan/UBSan), libFuzzer targets (20 s each), VM selftests on
-#          Debian's 6.1 kernel.
+#          Debian's 6.1 kernel, the two-VM test (selftests/mrc_twovm.sh).
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan.
@@ -90,6 +90,9 @@ stock)
 		RESULTS="$out" 2>&1 || echo "not ok 1 fuzz: the targets did not build or failed")
 	if [ $build_ok = 1 ]; then
 		emit "" < <("$top/tools/vm/run" --kernel stock --results "$out/vm" --tests 2>&1)
+		# two VMs linked by multiqueue virtio-net NICs (tools/vm/run2)
+		emit "mrc_twovm: " < <("$top/tools/vm/run2" --tap --results "$out/vm2" \
+			"$top/selftests/mrc_twovm.sh" "$top/selftests/mrc_twovm_b.sh" 2>&1)
 	else
 		n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 	fi

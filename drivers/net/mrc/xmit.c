@@ -8,9 +8,12 @@
  * qdiscs and tcpdump on the rail all see ordinary UDP.  A route that would
  * leave through another netdevice is refused: a plane's packets never
  * cross to another plane.  The UDP source port is the entropy value (and
- * so is the IPv6 flow label); the packet's hash is derived from it too,
- * so the rail's TX queue follows the EV and one connection spreads over
- * every TX queue.  DATA carries ECT(0).
+ * so is the IPv6 flow label); the packet's hash is derived from it too.
+ * The rail's TX queue is the one the stack picks: with XPS, one of the
+ * sending CPU's queues chosen by that hash; without, the hash alone.  So
+ * one connection spreads over every queue its sending CPUs may use (all
+ * of them without XPS, or with fewer CPUs than queues).  The queue is
+ * predicted as af_packet does and counted per queue.  DATA carries ECT(0).
  *
  * Packets are prepared under the connection lock onto a list and sent
  * here after it is dropped (mrc_xmit_list()).
@@ -204,6 +207,22 @@ static int mrc_xmit6(struct net *net, struct mrc_rail *rail, struct sock *usk,
 }
 #endif
 
+/*
+ * The TX queue the stack will pick for @skb on @dev (netdev_core_pick_tx()
+ * runs the same function on the same skb, CPU and hash).  A driver's own
+ * ndo_select_queue() may look at headers not pushed yet: for those the
+ * generic choice is only an estimate.
+ */
+static u32 mrc_xmit_queue(struct net_device *dev, struct sk_buff *skb)
+{
+	if (dev->real_num_tx_queues <= 1)
+		return 0;
+#ifdef CONFIG_XPS
+	skb->sender_cpu = raw_smp_processor_id() + 1;
+#endif
+	return netdev_cap_txqueue(dev, netdev_pick_tx(dev, skb, NULL));
+}
+
 /* Send one prepared packet through @mdev. Context: BH disabled, RCU. */
 static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 			 struct sk_buff *skb)
@@ -225,11 +244,10 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 	if (cb.ms && (cb.ms->dst_planes & BIT(cb.plane)))
 		cache = &cb.ms->dst[cb.plane];
 
-	/* The EV picks the TX queue: one connection uses all of them. */
+	/* The EV is the packet's hash: it spreads over the TX queues. */
 	hash = jhash_2words(cb.ev, cb.plane, 0x6d7263);
 	skb_set_hash(skb, hash, PKT_HASH_TYPE_L4);
-	q = rail->dev->real_num_tx_queues > 1 ?
-	    reciprocal_scale(hash, rail->dev->real_num_tx_queues) : 0;
+	q = mrc_xmit_queue(rail->dev, skb);
 	if (q >= rail->num_tx_queues)
 		q = 0;
 	skb->ignore_df = 0;
