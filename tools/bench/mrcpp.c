@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrcpp - the load generator of make bench: one program, four transports
+ * (AF_MRC, TCP, MPTCP, UDP), so every peer is measured by the same code.
+ *
+ *   mrcpp -T PROTO -l [-b ADDR] -p PORT -M MODE [options]     server
+ *   mrcpp -T PROTO -c ADDR -p PORT -M MODE [options]          client
+ *
+ * PROTO: mrc (SOCK_SEQPACKET of the loaded module's family, read from
+ * sysfs), tcp, mptcp (IPPROTO_MPTCP = 262), udp (pp mode only).
+ *
+ * MODE:
+ *   stream  client sends -s SIZE writes for -D SECONDS; the server counts
+ *           received bytes in 10 ms bins of CLOCK_REALTIME (-o FILE:
+ *           "ms_since_epoch bytes" per bin) and prints
+ *           bytes=N elapsed_ms=N mbit=N gap_ms=N first_ms=N last_ms=N
+ *           gap_ms: the longest time between two reads that returned data
+ *           (the receiver's longest delivery stall), gap_at_ms: its start.
+ *   pp      ping-pong: the client sends -s SIZE bytes (64), the server
+ *           echoes them; -n COUNT round trips; the client prints
+ *           n=N p50_us=N p99_us=N and (-o FILE) every sample in us.
+ *   rpc     the client sends -s SIZE bytes, the server answers one byte
+ *           when it has them all; for -D SECONDS; completion times in us
+ *           to -o FILE; prints n= p50_us= p99_us=.
+ *   hold    server: accept -k N connections and keep them, idle, until
+ *           killed.  Client: open -k N connections (-r FILE once all are
+ *           up), or with -F fill one connection: send until the kernel
+ *           takes no more (server never reads), print bytes=N, create -r
+ *           FILE, and keep everything until killed.
+ *
+ * Options: -r FILE (created when listening / connected / filled),
+ * -t SECONDS (exit 3 after that), -B ADDR (client: bind the source).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/mrc.h>
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+enum proto { P_MRC, P_TCP, P_MPTCP, P_UDP };
+static enum proto proto = P_TCP;
+static const char *mode = "stream", *outfile, *ready_file, *bind_src;
+static unsigned int size = 65536, conns = 1, fill;
+static unsigned long long count = 10000, duration_ms = 5000;
+static int mrc_family;
+
+static unsigned long long now_us(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
+}
+
+static void touch(const char *f)
+{
+	FILE *fp = f ? fopen(f, "w") : NULL;
+
+	if (fp)
+		fclose(fp);
+}
+
+static void die(const char *what)
+{
+	fprintf(stderr, "mrcpp: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static socklen_t mkaddr(const char *s, int port, struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (proto == P_MRC) {
+		struct sockaddr_mrc *a = (struct sockaddr_mrc *)ss;
+		struct in_addr v4;
+
+		a->smrc_family = mrc_family;
+		a->smrc_port = htons(port);
+		if (s && inet_pton(AF_INET, s, &v4) == 1) {
+			a->smrc_addr.s6_addr[10] = 0xff;
+			a->smrc_addr.s6_addr[11] = 0xff;
+			memcpy(&a->smrc_addr.s6_addr[12], &v4, 4);
+		} else if (s && inet_pton(AF_INET6, s, &a->smrc_addr) != 1) {
+			fprintf(stderr, "mrcpp: bad address %s\n", s);
+			exit(2);
+		}
+		return sizeof(*a);
+	}
+	{
+		struct sockaddr_in *a = (struct sockaddr_in *)ss;
+
+		a->sin_family = AF_INET;
+		a->sin_port = htons(port);
+		if (s && inet_pton(AF_INET, s, &a->sin_addr) != 1) {
+			fprintf(stderr, "mrcpp: bad address %s\n", s);
+			exit(2);
+		}
+		return sizeof(*a);
+	}
+}
+
+static int mksock(void)
+{
+	int fd, one = 1;
+
+	switch (proto) {
+	case P_MRC:
+		fd = socket(mrc_family, SOCK_SEQPACKET, 0);
+		break;
+	case P_TCP:
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		break;
+	case P_MPTCP:
+		fd = socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP);
+		break;
+	default:
+		fd = socket(AF_INET, SOCK_DGRAM, 0);
+	}
+	if (fd < 0)
+		die("socket");
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (proto == P_TCP || proto == P_MPTCP)
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+/* Read exactly n bytes (stream) or one message (mrc); 0 at EOF. */
+static ssize_t readall(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	if (proto == P_MRC || proto == P_UDP)
+		return recv(fd, buf, n, 0);
+	while (got < n) {
+		ssize_t r = recv(fd, buf + got, n - got, 0);
+
+		if (r <= 0)
+			return r;
+		got += r;
+	}
+	return got;
+}
+
+static int writeall(int fd, const char *buf, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t w = send(fd, buf + done, n - done, MSG_NOSIGNAL);
+
+		if (w < 0)
+			return -1;
+		done += w;
+	}
+	return 0;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	unsigned long long x = *(const unsigned long long *)a;
+	unsigned long long y = *(const unsigned long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report_samples(unsigned long long *v, unsigned long long n)
+{
+	FILE *f = outfile ? fopen(outfile, "w") : NULL;
+	unsigned long long i;
+
+	for (i = 0; f && i < n; i++)
+		fprintf(f, "%llu\n", v[i]);
+	if (f)
+		fclose(f);
+	qsort(v, n, sizeof(*v), cmp);
+	printf("n=%llu p50_us=%llu p99_us=%llu max_us=%llu\n", n,
+	       n ? v[n / 2] : 0, n ? v[n * 99 / 100] : 0, n ? v[n - 1] : 0);
+	fflush(stdout);
+}
+
+/* ---- server --------------------------------------------------------------- */
+
+static void serve_stream(int c)
+{
+	char *buf = malloc(size + 1);
+	unsigned long long first = 0, last = 0, bytes = 0, gap = 0, gap_at = 0, t;
+	unsigned long long nb = 0, base = 0, cap = 1 << 16;
+	unsigned long long *bins = calloc(cap, sizeof(*bins));
+	ssize_t r;
+
+	while ((r = recv(c, buf, size + 1, 0)) > 0) {
+		t = now_us(CLOCK_REALTIME);
+		if (!first) {
+			first = t;
+			base = t / 10000;
+		} else if (t - last > gap) {
+			gap = t - last;
+			gap_at = last;
+		}
+		last = t;
+		bytes += r;
+		nb = t / 10000 - base;
+		if (nb >= cap) {
+			bins = realloc(bins, 2 * nb * sizeof(*bins));
+			memset(bins + cap, 0, (2 * nb - cap) * sizeof(*bins));
+			cap = 2 * nb;
+		}
+		bins[nb] += r;
+	}
+	if (outfile) {
+		FILE *f = fopen(outfile, "w");
+		unsigned long long i;
+
+		for (i = 0; f && first && i <= nb; i++)
+			fprintf(f, "%llu %llu\n", (base + i) * 10, bins[i]);
+		if (f)
+			fclose(f);
+	}
+	printf("bytes=%llu elapsed_ms=%llu mbit=%.2f gap_ms=%.1f gap_at_ms=%llu",
+	       bytes, (last - first) / 1000,
+	       last > first ? bytes * 8.0 / (last - first) : 0.0, gap / 1000.0,
+	       gap_at / 1000);
+	printf(" first_ms=%llu last_ms=%llu\n", first / 1000, last / 1000);
+	fflush(stdout);
+}
+
+static void serve_pp(int c)
+{
+	char buf[65536];
+	ssize_t r;
+
+	while ((r = readall(c, buf, proto == P_MRC ? sizeof(buf) : size)) > 0)
+		if (writeall(c, buf, r))
+			break;
+}
+
+static void serve_rpc(int c)
+{
+	char *buf = malloc(size + 1);
+
+	while (readall(c, buf, proto == P_MRC ? size + 1 : size) > 0)
+		if (writeall(c, "k", 1))
+			break;
+}
+
+static int server(const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = mkaddr(addr, port, &ss);
+	int fd = mksock(), c;
+	unsigned int k;
+
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		die("bind");
+	if (proto == P_UDP) {
+		char buf[65536];
+		struct sockaddr_storage from;
+		socklen_t fl;
+		ssize_t r;
+
+		touch(ready_file);
+		for (;;) {
+			fl = sizeof(from);
+			r = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+			if (r < 0)
+				die("recvfrom");
+			if (r == 1 && buf[0] == 'q')
+				return 0;
+			sendto(fd, buf, r, 0, (struct sockaddr *)&from, fl);
+		}
+	}
+	if (listen(fd, 1024))
+		die("listen");
+	touch(ready_file);
+	if (!strcmp(mode, "hold")) {
+		for (k = 0; k < conns; k++)
+			if (accept(fd, NULL, NULL) < 0)
+				die("accept");
+		pause();
+		return 0;
+	}
+	c = accept(fd, NULL, NULL);
+	if (c < 0)
+		die("accept");
+	if (!strcmp(mode, "stream"))
+		serve_stream(c);
+	else if (!strcmp(mode, "pp"))
+		serve_pp(c);
+	else
+		serve_rpc(c);
+	close(c);
+	return 0;
+}
+
+/* ---- client --------------------------------------------------------------- */
+
+static int do_connect(const char *addr, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd = mksock();
+
+	if (bind_src) {
+		len = mkaddr(bind_src, 0, &ss);
+		if (bind(fd, (struct sockaddr *)&ss, len))
+			die("bind");
+	}
+	len = mkaddr(addr, port, &ss);
+	if (connect(fd, (struct sockaddr *)&ss, len))
+		die("connect");
+	return fd;
+}
+
+static int client(const char *addr, int port)
+{
+	unsigned long long t0, *v, n = 0, i;
+	char *buf = calloc(1, size + 1);
+	int fd;
+
+	if (!strcmp(mode, "hold")) {
+		for (i = 0; i < conns; i++)
+			do_connect(addr, port);
+		if (fill) {
+			unsigned long long bytes = 0, idle = 0;
+			int fl;
+
+			fd = do_connect(addr, port);
+			fl = fcntl(fd, F_GETFL);
+			fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+			/* until 1 s passes with nothing taken */
+			while (idle < 100) {
+				ssize_t w = send(fd, buf, size, MSG_NOSIGNAL);
+
+				if (w > 0) {
+					bytes += w;
+					idle = 0;
+				} else {
+					usleep(10000);
+					idle++;
+				}
+			}
+			printf("bytes=%llu\n", bytes);
+			fflush(stdout);
+		}
+		touch(ready_file);
+		pause();
+		return 0;
+	}
+	fd = do_connect(addr, port);
+	touch(ready_file);
+	if (!strcmp(mode, "stream")) {
+		unsigned long long bytes = 0;
+
+		t0 = now_us(CLOCK_MONOTONIC);
+		while (now_us(CLOCK_MONOTONIC) - t0 < duration_ms * 1000) {
+			if (writeall(fd, buf, size))
+				die("send");
+			bytes += size;
+		}
+		shutdown(fd, SHUT_WR);
+		while (recv(fd, buf, size, 0) > 0)
+			;
+		printf("sent=%llu\n", bytes);
+		return 0;
+	}
+	v = malloc(sizeof(*v) * (count > 1000000 ? 1000000 : count + 1));
+	if (!strcmp(mode, "pp")) {
+		if (proto == P_UDP) {
+			struct timeval tv = { .tv_sec = 1 };
+
+			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		}
+		for (i = 0; i < count; i++) {
+			t0 = now_us(CLOCK_MONOTONIC);
+			if (writeall(fd, buf, size))
+				die("send");
+			if (readall(fd, buf, size) <= 0) {
+				if (proto == P_UDP)
+					continue;	/* lost: not a sample */
+				die("recv");
+			}
+			v[n++] = now_us(CLOCK_MONOTONIC) - t0;
+		}
+		if (proto == P_UDP)
+			send(fd, "q", 1, 0);
+	} else {	/* rpc */
+		unsigned long long start = now_us(CLOCK_MONOTONIC);
+
+		while (n < count && now_us(CLOCK_MONOTONIC) - start < duration_ms * 1000) {
+			t0 = now_us(CLOCK_MONOTONIC);
+			if (writeall(fd, buf, size))
+				die("send");
+			if (readall(fd, buf, 1) != 1)
+				die("recv");
+			v[n++] = now_us(CLOCK_MONOTONIC) - t0;
+		}
+	}
+	shutdown(fd, SHUT_WR);
+	report_samples(v, n);
+	return 0;
+}
+
+static void timeout(int sig)
+{
+	(void)sig;
+	_exit(3);
+}
+
+int main(int argc, char **argv)
+{
+	const char *caddr = NULL, *baddr = NULL;
+	int listen_mode = 0, port = 0, opt;
+
+	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:")) != -1) {
+		switch (opt) {
+		case 'T':
+			proto = !strcmp(optarg, "mrc") ? P_MRC :
+				!strcmp(optarg, "mptcp") ? P_MPTCP :
+				!strcmp(optarg, "udp") ? P_UDP : P_TCP;
+			break;
+		case 'l':
+			listen_mode = 1;
+			break;
+		case 'c':
+			caddr = optarg;
+			break;
+		case 'b':
+			baddr = optarg;
+			break;
+		case 'p':
+			port = atoi(optarg);
+			break;
+		case 'M':
+			mode = optarg;
+			break;
+		case 's':
+			size = strtoul(optarg, NULL, 0);
+			break;
+		case 'n':
+			count = strtoull(optarg, NULL, 0);
+			break;
+		case 'D':
+			duration_ms = strtod(optarg, NULL) * 1000;
+			break;
+		case 'k':
+			conns = strtoul(optarg, NULL, 0);
+			break;
+		case 'F':
+			fill = 1;
+			break;
+		case 'o':
+			outfile = optarg;
+			break;
+		case 'r':
+			ready_file = optarg;
+			break;
+		case 't':
+			signal(SIGALRM, timeout);
+			alarm(atoi(optarg));
+			break;
+		case 'B':
+			bind_src = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: see the comment at the top of mrcpp.c\n");
+			return 2;
+		}
+	}
+	if ((!listen_mode && !caddr) || !port || !size) {
+		fprintf(stderr, "mrcpp: need -l or -c ADDR, and -p PORT\n");
+		return 2;
+	}
+	if (!strcmp(mode, "rpc"))
+		count = 1000000;
+	if (proto == P_MRC) {
+		FILE *f = fopen(MRC_FAMILY_SYSFS, "r");
+
+		if (!f || fscanf(f, "%d", &mrc_family) != 1) {
+			fprintf(stderr, "mrcpp: cannot read %s\n", MRC_FAMILY_SYSFS);
+			return 2;
+		}
+		fclose(f);
+	}
+	signal(SIGTERM, timeout);
+	return listen_mode ? server(baddr, port) : client(caddr, port);
+}

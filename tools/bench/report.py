@@ -1,0 +1,384 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""tools/bench/report.py - turn the raw numbers of tools/bench/guest.sh into
+results/bench/bench.md (the table), bench.json (every raw number and every
+derived one) and PNG plots (goodput over time across each failure, CDF of
+P3 completion times).  Runs on the host (Debian's python3-matplotlib)."""
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import statistics
+
+p = argparse.ArgumentParser()
+p.add_argument("--raw", required=True)
+p.add_argument("--out", required=True)
+p.add_argument("--quick", default="0")
+p.add_argument("--commit", default="unknown")
+p.add_argument("--concurrent-vms", default="0")
+a = p.parse_args()
+
+recs = []
+try:
+    with open(os.path.join(a.raw, "raw.jsonl")) as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                try:
+                    recs.append(json.loads(line))
+                except ValueError:
+                    pass
+except OSError:
+    pass
+
+meta = {}
+for r in recs:
+    if r["metric"] == "meta":
+        meta.update({k: v for k, v in r.items() if k not in ("metric", "peer", "run")})
+RATE = float(meta.get("rate_mbit", 0) or 0)
+PEERS3 = ["mrc", "mptcp", "tcp"]
+
+
+def sel(metric, peer=None):
+    return [r for r in recs if r["metric"] == metric and (peer is None or r["peer"] == peer)]
+
+
+def timeline(tag):
+    """[(ms, bytes)] of a receiver timeline, 10 ms bins."""
+    try:
+        with open(os.path.join(a.raw, tag + ".tl")) as f:
+            return [tuple(int(x) for x in l.split()) for l in f if l.strip()]
+    except OSError:
+        return []
+
+
+def goodput(tl, skip_ms=1000, tail_ms=200, lo=None, hi=None):
+    """Mbit/s over the steady part of a timeline (or [lo, hi))."""
+    if not tl:
+        return None
+    lo = tl[0][0] + skip_ms if lo is None else lo
+    hi = tl[-1][0] - tail_ms if hi is None else hi
+    if hi <= lo:
+        return None
+    b = sum(x for t, x in tl if lo <= t < hi)
+    return b * 8 / ((hi - lo) / 1000) / 1e6
+
+
+def mm(vals):
+    """(min, median) of the numbers in vals, or None."""
+    v = [x for x in vals if x is not None]
+    if not v:
+        return None
+    return (min(v), statistics.median(v))
+
+
+def fmt(x, nd=2, unit=""):
+    if x is None:
+        return "n/a"
+    if isinstance(x, tuple):
+        return "%s / %s%s" % (fmt(x[0], nd), fmt(x[1], nd), unit)
+    if isinstance(x, float):
+        return ("%%.%df" % nd) % x + unit
+    return str(x) + unit
+
+
+derived = {}
+rows = []
+
+
+def row(metric, mrc, mptcp, tcp, other, ratio, goal, result, note=""):
+    rows.append((metric, mrc, mptcp, tcp, other, ratio, goal, result, note))
+
+
+def verdict(ok):
+    if ok is None:
+        return "n/a"
+    return "pass" if ok else "**FAIL**"
+
+
+# ---- P1 aggregation --------------------------------------------------------
+p1 = {}
+for peer in PEERS3:
+    g = []
+    for r in sel("p1", peer):
+        g.append(goodput(timeline("p1-%s-%d" % (peer, r["run"]))))
+        r["goodput_mbit"] = g[-1]
+    p1[peer] = g
+derived["p1_goodput_mbit"] = p1
+if RATE and any(p1.values()):
+    agg = {k: mm([x / (4 * RATE) for x in v if x is not None]) for k, v in p1.items()}
+    tcp1 = mm([x / RATE for x in p1["tcp"] if x is not None])
+    derived["p1_ratio_of_4_rails"] = agg
+    ok = None
+    if agg["mrc"] and agg["mptcp"]:
+        ok = agg["mrc"][1] >= 0.95 and agg["mrc"][1] > agg["mptcp"][1]
+    rat = (agg["mrc"][1] / agg["mptcp"][1]) if agg["mrc"] and agg["mptcp"] and agg["mptcp"][1] else None
+    row("P1 aggregation: goodput / (4 x %g Mbit/s)" % RATE, fmt(agg["mrc"]), fmt(agg["mptcp"]),
+        fmt(tcp1) + " (1 rail, / %g)" % RATE, "", fmt(rat) + " (mrc/MPTCP)",
+        ">= 0.95 and > MPTCP", verdict(ok),
+        "goodput Mbit/s median: " + ", ".join("%s %s" % (k, fmt(mm(v) and mm(v)[1], 1))
+                                             for k, v in p1.items()))
+
+# ---- P2 failures -------------------------------------------------------------
+rtt = None
+for r in sel("rtt"):
+    rtt = r.get("avg_ms")  # the p50 of 50 TCP ping-pongs
+derived["base_rtt_ms"] = rtt
+
+
+def failure_numbers(tl, fail, heal, frac):
+    if not tl:
+        return None, None, None
+    d = dict(tl)
+    t0 = tl[0][0]
+    # longest stall: run of empty 10 ms bins from 50 ms before the failure
+    stall = run = 0
+    t = fail - fail % 10 - 50
+    end = tl[-1][0]
+    while t <= end:
+        if d.get(t, 0) == 0:
+            run += 10
+            stall = max(stall, run)
+        else:
+            run = 0
+        t += 10
+    pre = goodput(tl, lo=max(t0 + 500, fail - 1500), hi=fail)
+    rec_ms = None
+    if pre:
+        target = 0.9 * frac * pre
+        t = fail - fail % 10 + 10
+        while t + 200 <= end:
+            if goodput(tl, lo=t, hi=t + 200) >= target:
+                rec_ms = t - fail
+                break
+            t += 10
+    return stall, rec_ms, pre
+
+
+for kind in ("blackhole", "linkdown"):
+    res = {}
+    for peer in PEERS3:
+        st, rc = [], []
+        for r in sel("p2-" + kind, peer):
+            tl = timeline("p2-%s-%s-%d" % (kind, peer, r["run"]))
+            frac = 0.75 if kind == "linkdown" and peer != "tcp" else 1.0
+            s, rcv, pre = failure_numbers(tl, r["fail_ms"], r["heal_ms"], frac)
+            r.update(stall_ms=s, recovery_ms=rcv, pre_failure_mbit=pre)
+            st.append(s)
+            rc.append(rcv)
+        res[peer] = {"stall_ms": st, "recovery_ms": rc}
+    derived["p2_" + kind] = res
+    if not any(res[p]["stall_ms"] for p in PEERS3):
+        continue
+    s = {p: mm(res[p]["stall_ms"]) for p in PEERS3}
+    rcv = {p: mm(res[p]["recovery_ms"]) for p in PEERS3}
+    ok = None
+    if s["mrc"] and rtt:
+        ok = s["mrc"][1] <= 3 * rtt
+    ratio = (s["tcp"][1] / s["mrc"][1]) if s["mrc"] and s["tcp"] and s["mrc"][1] else None
+    what = "silent black hole of one spine link" if kind == "blackhole" else "`ip link set down` of rail 0"
+    row("P2 %s: longest stall, ms" % what, fmt(s["mrc"], 0), fmt(s["mptcp"], 0), fmt(s["tcp"], 0),
+        "base RTT %s ms" % fmt(rtt, 1), fmt(ratio, 1) + " (TCP/mrc)",
+        "<= 3 x RTT = %s ms" % fmt(rtt and 3 * rtt, 0), verdict(ok))
+    unrec = {p: sum(1 for x in res[p]["recovery_ms"] if x is None) for p in PEERS3}
+    row("P2 %s: time to >= 0.9 x surviving goodput, ms" % what, fmt(rcv["mrc"], 0),
+        fmt(rcv["mptcp"], 0), fmt(rcv["tcp"], 0), "", "", "(reported)", "info",
+        "runs never recovered: %s" % unrec if any(unrec.values()) else "")
+
+# ---- P3 ECMP collisions ---------------------------------------------------------
+p3 = {}
+for peer in PEERS3:
+    pooled, runs = [], {}
+    for f in sorted(glob.glob(os.path.join(a.raw, "p3-%s-*.ct" % peer))):
+        run = int(os.path.basename(f).split("-")[2])
+        with open(f) as fh:
+            v = [int(x) / 1000 for x in fh if x.strip()]
+        pooled += v
+        runs.setdefault(run, []).extend(v)
+    per_run = {}
+    for run, v in runs.items():
+        v.sort()
+        per_run[run] = (v[len(v) // 2], v[min(len(v) - 1, len(v) * 99 // 100)]) if v else None
+    pooled.sort()
+    p3[peer] = {"n": len(pooled), "pooled": pooled, "per_run_p50_p99_ms": per_run}
+derived["p3"] = {k: {"n": v["n"], "per_run_p50_p99_ms": v["per_run_p50_p99_ms"]} for k, v in p3.items()}
+if any(p3[p]["n"] for p in PEERS3):
+    def q(peer, i):
+        return mm([x[i] for x in p3[peer]["per_run_p50_p99_ms"].values() if x])
+    p50 = {p: q(p, 0) for p in PEERS3}
+    p99 = {p: q(p, 1) for p in PEERS3}
+    ratio = p99["tcp"][1] / p99["mrc"][1] if p99["tcp"] and p99["mrc"] else None
+    pairs = meta.get("pairs")
+    row("P3 ECMP collisions (%s pairs, 2 spines): p50 completion, ms" % pairs, fmt(p50["mrc"], 1),
+        fmt(p50["mptcp"], 1), fmt(p50["tcp"], 1), "64 KiB messages", "", "", "info")
+    row("P3 ECMP collisions (%s pairs, 2 spines): p99 completion, ms" % pairs, fmt(p99["mrc"], 1),
+        fmt(p99["mptcp"], 1), fmt(p99["tcp"], 1), "", fmt(ratio, 2) + " (TCP/mrc)",
+        "TCP/mrc >= 2", verdict(ratio is not None and ratio >= 2 if ratio else None))
+
+# ---- P4 loss ------------------------------------------------------------------
+p4 = {}
+for peer in PEERS3:
+    g = []
+    for r in sel("p4", peer):
+        g.append(goodput(timeline("p4-%s-%d" % (peer, r["run"]))))
+        r["goodput_mbit"] = g[-1]
+    p4[peer] = g
+derived["p4_goodput_mbit"] = p4
+if any(p4.values()):
+    rel = {}
+    for peer in PEERS3:
+        a4, a1 = mm(p4[peer]), mm(p1.get(peer, []))
+        rel[peer] = (a4[0] / a1[1], a4[1] / a1[1]) if a4 and a1 else None
+    derived["p4_relative"] = rel
+    row("P4 1 % loss on 1 of 4 rails: goodput / no-loss goodput", fmt(rel["mrc"]), fmt(rel["mptcp"]),
+        fmt(rel["tcp"]) + " (on the lossy rail)", "", "", ">= 0.9",
+        verdict(rel["mrc"][1] >= 0.9 if rel["mrc"] else None))
+
+# ---- P5 CPU ---------------------------------------------------------------------
+p5 = {}
+for peer in ("mrc", "tcp"):
+    g, c = [], []
+    for r in sel("p5", peer):
+        tl = timeline("p5-%s-%d" % (peer, r["run"]))
+        gp = goodput(tl, skip_ms=500)
+        g.append(gp)
+        if r.get("bytes"):
+            cpu_s = r["cpu_jiffies"] / r.get("hz", 100)
+            c.append(cpu_s / (r["bytes"] / 1e9))
+            r["cpu_s_per_gb"] = c[-1]
+    p5[peer] = {"goodput_mbit": g, "cpu_s_per_gb": c}
+derived["p5"] = p5
+if p5["mrc"]["goodput_mbit"] and p5["tcp"]["goodput_mbit"]:
+    gm, gt = mm(p5["mrc"]["goodput_mbit"]), mm(p5["tcp"]["goodput_mbit"])
+    cm, ct = mm(p5["mrc"]["cpu_s_per_gb"]), mm(p5["tcp"]["cpu_s_per_gb"])
+    row("P5 one unshaped rail: goodput, Mbit/s", fmt(gm, 0), "", fmt(gt, 0), "",
+        fmt(gm and gt and gm[1] / gt[1]) + " (mrc/TCP)", "(reported)", "info")
+    row("P5 one unshaped rail: CPU s per GB (whole VM)", fmt(cm, 1), "", fmt(ct, 1), "",
+        fmt(cm and ct and cm[1] / ct[1]) + " (mrc/TCP)", "(reported)", "info")
+
+# ---- P6 latency ---------------------------------------------------------------------
+p6 = {}
+for peer in ("mrc", "tcp", "udp"):
+    p6[peer] = {"p50_us": [r.get("p50_us") for r in sel("p6", peer)],
+                "p99_us": [r.get("p99_us") for r in sel("p6", peer)]}
+derived["p6"] = p6
+if any(p6[p]["p50_us"] for p in p6):
+    m50, t50, u50 = (mm(p6[p]["p50_us"]) for p in ("mrc", "tcp", "udp"))
+    m99, t99, u99 = (mm(p6[p]["p99_us"]) for p in ("mrc", "tcp", "udp"))
+    row("P6 64 B ping-pong: median RTT, us", fmt(m50, 0), "", fmt(t50, 0), "UDP " + fmt(u50, 0),
+        fmt(m50 and t50 and m50[1] / t50[1]) + " (mrc/TCP)", "(reported)", "info")
+    row("P6 64 B ping-pong: p99 RTT, us", fmt(m99, 0), "", fmt(t99, 0), "UDP " + fmt(u99, 0),
+        fmt(m99 and t99 and m99[1] / t99[1]) + " (mrc/TCP)", "(reported)", "info")
+
+# ---- P7 memory ---------------------------------------------------------------------
+p7 = {}
+for peer in ("mrc", "tcp"):
+    idle = sel("p7-idle", peer)
+    fill = sel("p7-fill", peer)
+    p7[peer] = {
+        "idle_kb_per_conn": [r["memfree_kb"] / r["conns"] for r in idle],
+        "idle_slab_kb_per_conn": [r["slab_kb"] / r["conns"] for r in idle],
+        "fill_kb_per_mb": [r["memfree_kb"] / (r["bytes"] / 2**20) for r in fill if r.get("bytes")],
+        "fill_mb": [r["bytes"] / 2**20 for r in fill],
+    }
+derived["p7"] = p7
+if p7["mrc"]["idle_kb_per_conn"]:
+    d = {p: {k: mm(v) for k, v in p7[p].items()} for p in p7}
+    row("P7 kernel memory per idle connection (both ends), kB: MemFree drop / Slab growth",
+        fmt(d["mrc"]["idle_kb_per_conn"], 1) + " ; " + fmt(d["mrc"]["idle_slab_kb_per_conn"], 1), "",
+        fmt(d["tcp"]["idle_kb_per_conn"], 1) + " ; " + fmt(d["tcp"]["idle_slab_kb_per_conn"], 1), "",
+        "", "(reported)", "info")
+    row("P7 kernel memory per MB buffered in flight (receiver not reading), kB/MB",
+        fmt(d["mrc"]["fill_kb_per_mb"], 0), "", fmt(d["tcp"]["fill_kb_per_mb"], 0),
+        "buffered MB: mrc %s, TCP %s" % (fmt(d["mrc"]["fill_mb"], 1), fmt(d["tcp"]["fill_mb"], 1)),
+        "", "(reported)", "info")
+
+# ---- Soft-RoCE -----------------------------------------------------------------------
+for r in sel("rxe"):
+    if r.get("status") == "ok":
+        row("Soft-RoCE (rdma_rxe, ib_send_bw, rail 0): Mbit/s", "", "", "", fmt(r["bw_mbit"], 1),
+            "", "(reported)", "info")
+    else:
+        row("Soft-RoCE (rdma_rxe + perftest)", "", "", "", "n/a", "", "", "n/a",
+            str(r.get("reason", ""))[:300])
+
+# ---- output ------------------------------------------------------------------------
+os.makedirs(a.out, exist_ok=True)
+when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+kind = "QUICK" if a.quick == "1" else "full"
+head = ("make bench (%s run), %s, commit %s, kernel %s; rails %s Mbit/s, %s ms per hop, "
+        "%s runs each; %s other QEMU VMs running on the host at the end of the run; "
+        "values are min / median over the runs." % (
+            kind, when, a.commit, meta.get("kernel"), meta.get("rate_mbit"), meta.get("delay_ms"),
+            meta.get("runs"), a.concurrent_vms))
+lines = [head, "",
+         "| metric | mrc | MPTCP | TCP | other | ratio | goal | result |",
+         "|---|---|---|---|---|---|---|---|"]
+notes = []
+for m, x1, x2, x3, x4, rt, g, res, note in rows:
+    lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (m, x1, x2, x3, x4, rt, g, res))
+    if note:
+        notes.append("- %s: %s" % (m, note))
+if notes:
+    lines += ["", "Notes:"] + notes
+with open(os.path.join(a.out, "bench.md"), "w") as f:
+    f.write("\n".join(lines) + "\n")
+with open(os.path.join(a.out, "bench.json"), "w") as f:
+    json.dump({"header": head, "meta": meta, "commit": a.commit, "quick": a.quick == "1",
+               "date": when, "records": recs,
+               "derived": {k: v for k, v in derived.items()}}, f, indent=1, default=str)
+print("\n".join(lines))
+
+# ---- plots ---------------------------------------------------------------------------
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+except ImportError:
+    print("report: matplotlib missing, no plots")
+    raise SystemExit(0)
+
+for kind in ("blackhole", "linkdown"):
+    rs = [r for r in sel("p2-" + kind) if r["run"] == 1]
+    if not rs:
+        continue
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    for r in rs:
+        tl = timeline("p2-%s-%s-1" % (kind, r["peer"]))
+        if not tl:
+            continue
+        f0 = r["fail_ms"]
+        xs, ys = [], []
+        for i in range(0, len(tl) - 10, 5):   # 100 ms windows, 50 ms steps
+            w = tl[i:i + 10]
+            xs.append((w[0][0] - f0) / 1000)
+            ys.append(sum(b for _, b in w) * 8 / 0.1 / 1e6)
+        ax.plot(xs, ys, label=r["peer"])
+    ax.axvline(0, color="red", ls="--", label="failure")
+    ax.axvline((rs[0]["heal_ms"] - rs[0]["fail_ms"]) / 1000, color="green", ls="--", label="healed")
+    ax.set_xlabel("seconds since the failure")
+    ax.set_ylabel("goodput, Mbit/s (100 ms windows)")
+    ax.set_title("P2 %s, run 1 (%s)" % (kind, kind == "blackhole" and
+                                        "netem loss 100% on one spine link" or "rail 0 down"))
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "p2-%s.png" % kind), dpi=90)
+    plt.close(fig)
+
+if any(p3[p]["n"] for p in PEERS3):
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for peer in PEERS3:
+        v = p3[peer]["pooled"]
+        if v:
+            ax.plot(v, [(i + 1) / len(v) for i in range(len(v))], label="%s (n=%d)" % (peer, len(v)))
+    ax.set_xscale("log")
+    ax.set_xlabel("completion time of a 64 KiB message, ms")
+    ax.set_ylabel("CDF")
+    ax.set_title("P3 permutation traffic, %s pairs, 2 spines" % meta.get("pairs"))
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(a.out, "p3-cdf.png"), dpi=90)
+    plt.close(fig)

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/bench/run.sh - make bench: one VM boot runs every metric for every
+# peer (tools/bench/guest.sh), then the host writes the report
+# (tools/bench/report.py) into results/bench/: bench.md, bench.json, *.png.
+#
+# usage: tools/bench/run.sh [--quick] [--only "p1 p2 ..."] [--keep]
+#   QUICK=1 in the environment is the same as --quick.  Other knobs go to
+#   the guest as BENCH_* variables (see guest.sh), e.g. BENCH_RATE=50.
+
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+out=$top/results/bench
+quick=${QUICK:-0}
+only=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--quick) quick=1; shift ;;
+	--only) only=$2; shift 2 ;;
+	*) echo "usage: $0 [--quick] [--only METRICS]" >&2; exit 2 ;;
+	esac
+done
+[ "$quick" = 1 ] || quick=0
+
+make -s -C "$top/tools/bench" || exit 1
+envs=(--env "BENCH_QUICK=$quick")
+[ -n "$only" ] && envs+=(--env "BENCH_ONLY=$only")
+for v in BENCH_RATE BENCH_DELAY_MS BENCH_RUNS BENCH_PAIRS BENCH_P3_RATE; do
+	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
+done
+# QUICK: under 5 minutes in all; full: under 30.
+limit=1680
+[ $quick = 1 ] && limit=280
+rm -rf "$out/vm"
+mkdir -p "$out/vm"
+start=$(date +%s)
+"$top/tools/vm/run" --results "$out/vm" --timeout $limit "${envs[@]}" -- \
+	bash "$top/tools/bench/guest.sh"
+rc=$?
+echo "# bench: VM finished in $(($(date +%s) - start)) s (exit $rc)" >&2
+# Debian's python3 has matplotlib (tools/setup.sh); a pyenv one may not.
+py=/usr/bin/python3
+[ -x $py ] || py=python3
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
+dirty=$(git -C "$top" status --porcelain 2>/dev/null | grep -qv '^??' && echo "+changes")
+$py "$top/tools/bench/report.py" --raw "$out/vm/raw" --out "$out" --quick $quick \
+	--commit "${commit:-unknown}${dirty:-}" --concurrent-vms "$(($(pgrep -c qemu-system 2>/dev/null || echo 0)))" ||
+	rc=1
+exit $rc
