@@ -784,7 +784,7 @@ static const char * const cycle_ends[] = {
 
 TEST_F_TIMEOUT(churn, connect_cycles, 500)
 {
-	int n = env_int("MRC_CHURN_CYCLES", debug_kernel() ? 2000 : 10000);
+	int n = env_int("MRC_CHURN_CYCLES", debug_kernel() ? 1000 : 10000);
 	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 	int i, c, s, r, ok = 0, end_ok[4] = { 0 }, ca, cb, max_conns = 0;
 	long long t0 = now_ms(), dt;
@@ -841,7 +841,7 @@ TEST_F_TIMEOUT(churn, connect_cycles, 500)
 		}
 		end_ok[end]++;
 		ok++;
-		if ((i + 1) % 2500 == 0) {
+		if ((i + 1) % (n / 4 ?: 1) == 0) {
 			ca = conn_count(self->nsa, self->nsa);
 			cb = conn_count(self->nsb, self->nsa);
 			TH_LOG("%d cycles: %lld ms, connections left A %d B %d, module refcnt %ld",

@@ -31,16 +31,18 @@
 # in dmesg.  close() racing with recvmsg/poll/send and 10,000 connect/
 # accept/close cycles are in the C half, mrc_churn.c.
 #
-# The timed transfers last MRC_CHURN_XFER_S seconds (default 4; the debug
-# kernel keeps the same times, it only moves less data).
+# The timed transfers last MRC_CHURN_XFER_S seconds (default 4; 15 on the
+# debug kernel, where starting a process takes seconds under TCG and the
+# events must still fall inside the transfer).
 
 . "$(dirname "$0")/lib.sh"
 
 mrc_load
 tmp=$(mktemp -d)
-XFER_S=${MRC_CHURN_XFER_S:-4}
+XFER_S=4
 DEBUG=0
-[ "${MRC_KERNEL:-stock}" = debug ] && DEBUG=1
+[ "${MRC_KERNEL:-stock}" = debug ] && DEBUG=1 && XFER_S=15
+XFER_S=${MRC_CHURN_XFER_S:-$XFER_S}
 # How long a socket may take to report a local error (process start-up
 # included, which takes seconds on the debug kernel under TCG).
 PROMPT_S=3
@@ -222,6 +224,13 @@ ns_freed() {
 	check_eq "$desc: the namespaces are dismantled (after $((SECONDS - t0)) s)" "" "$left"
 }
 
+# stage NAME: say how long the previous stage took.
+stage_t=$SECONDS
+stage() {
+	tap_diag "$1 (previous stage: $((SECONDS - stage_t)) s)"
+	stage_t=$SECONDS
+}
+
 dmesg_mark
 
 # ==== 1. namespaces deleted under live connections ===============================
@@ -230,10 +239,12 @@ dmesg_mark
 # and sockets keep it alive, the transfer completes; once the last socket
 # is gone the namespace is dismantled, veths included (a0 and a1, A's
 # ends, vanish with their peers).
+stage "1a"
 mrc_pair ch-1a ch-1b 2
 xfer_start ch-1a ch-1b 10.0.0.2
 sleep 1
 check "1a: ip netns del of the receiver's namespace mid-transfer" ip netns del ch-1b
+check "1a: the transfer still ran after it" kill -0 $SPID
 xfer_intact "1a: the transfer goes on in the unnamed namespace"
 t0=$SECONDS
 while ip -n ch-1a link show dev a0 >/dev/null 2>&1 && [ $((SECONDS - t0)) -lt 20 ]; do
@@ -246,6 +257,7 @@ all_gone "1a" ch-1a
 
 # 1b. Same, but the receiver is killed: its socket aborts (unread data) or
 # closes; either way the sender must fail soon, not hang.
+stage "1b"
 mrc_pair ch-1c ch-1d 2
 xfer_start ch-1c ch-1d 10.1.0.2 -D 60
 sleep 1
@@ -262,6 +274,7 @@ all_gone "1b" ch-1c
 # witness veth into each namespace shows when it is dismantled).
 ip netns del ch-1a
 ip netns del ch-1c
+stage "1c"
 mrc_pair ch-1e ch-1f 2
 witness ch-1e ch-1f
 xfer_start ch-1e ch-1f 10.0.0.2 -D 60
@@ -277,6 +290,7 @@ ns_freed "1c" ch-1e ch-1f
 # will ever acknowledge, a live connection in a deleted namespace, which
 # keeps it alive until the dead-peer time (10 s) ends the orphan; then
 # the namespaces go too.
+stage "1d"
 mrc_pair ch-1g ch-1h 2
 witness ch-1g ch-1h
 xfer_start ch-1g ch-1h 10.0.0.2 -D 60
@@ -299,6 +313,7 @@ ns_freed "1d" ch-1g ch-1h
 # Three rails; a0 (sender's side) goes after 1 s, b1 (receiver's side)
 # after 2 s: each "ip link del" of a veth removes the pair.  The last
 # rail carries the rest; not a byte may be lost or changed.
+stage "2"
 mrc_pair ch-2a ch-2b 3
 XFER_S=$((XFER_S + 2)) xfer_start ch-2a ch-2b 10.2.0.2
 sleep 1
@@ -306,6 +321,7 @@ check "2: ip link del a0 (sender's rail) mid-transfer" ip -n ch-2a link del a0
 sleep 1
 tx0=$(ip netns exec ch-2a cat /sys/class/net/a2/mrc_rail/tx_bytes)
 check "2: ip link del b1 (receiver's rail) mid-transfer" ip -n ch-2b link del b1
+check "2: the transfer still ran after both" kill -0 $SPID
 check_eq "2: the sender's mrc0 keeps one rail" "a2" \
 	"$(ip netns exec ch-2a cat /sys/class/net/mrc0/mrc/rails)"
 check_eq "2: the receiver's mrc0 keeps one rail" "b2" \
@@ -313,7 +329,7 @@ check_eq "2: the receiver's mrc0 keeps one rail" "b2" \
 xfer_intact "2: rails deleted on both sides"
 tx1=$(ip netns exec ch-2a cat /sys/class/net/a2/mrc_rail/tx_bytes)
 check "2: the last rail carried the rest ($((tx1 - tx0)) bytes after the deletions)" \
-	test $((tx1 - tx0)) -gt 100000
+	test $((tx1 - tx0)) -gt 0
 all_gone "2" ch-2a ch-2b
 
 # ==== 3. the mrc device deleted mid-transfer ==========================================
@@ -321,7 +337,10 @@ all_gone "2" ch-2a ch-2b
 # 3a. The sender's device: its socket fails with ENETDOWN at once.  No
 # RESET goes out (the rails are being detached), so the receiver, which
 # has nothing in flight, waits like a TCP peer without keepalive, until
-# its own device goes: ENETDOWN there too.
+# its own device goes: ENETDOWN there too.  (Unless one of its ACKs
+# reached A between the abort and the rails' detach: then A answered the
+# stray with a RESET, and it fails with ECONNRESET.)
+stage "3a"
 mrc_pair ch-3a ch-3b 2
 xfer_start ch-3a ch-3b 10.0.0.2 -D 60
 sleep 1
@@ -332,11 +351,13 @@ if kill -0 $RPID 2>/dev/null; then
 	tap_diag "3a: the receiver still waits 1 s later (no RESET from a deleted device)"
 fi
 check "3a: ip link del mrc0 on the receiver's side" ip -n ch-3b link del mrc0
-fails_with "3a: the receiver's socket fails" $RPID "$X.recv.err" "Network is down" $PROMPT_S
+fails_with "3a: the receiver's socket fails" $RPID "$X.recv.err" \
+	"Network is down|Connection reset by peer" $PROMPT_S
 all_gone "3a" ch-3a ch-3b
 
 # 3b. The receiver's device: ENETDOWN there; the sender hears nothing
 # more and fails within the dead-peer time (10 s), or sooner.
+stage "3b"
 mrc_pair ch-3c ch-3d 2
 xfer_start ch-3c ch-3d 10.1.0.2 -D 60
 sleep 1
@@ -348,11 +369,14 @@ all_gone "3b" ch-3c ch-3d
 
 # ==== 4. rmmod while traffic flows ===================================================
 
-# rmmod(8) reads the refcount and stops by itself, so the kernel's own
+# The sender runs until it is told to stop (SIGTERM: its socket closes in
+# order, what it queued is delivered, then the end of file), so nothing
+# can turn the refused rmmod into an unload by finishing early; the
+# receiver checks every message it gets (length and seeded contents).
+# rmmod(8) reads the refcount and gives up by itself, so the kernel's own
 # answer comes from delete_module(2), called by a python started before
-# the transfer (a process start can take seconds while it runs) on a
-# trigger.  It only calls it while the refcount is non-zero: a transfer
-# that ended too early must not turn into an unload.
+# the transfer (a process start can take seconds while it runs).
+stage "4"
 mrc_pair ch-4a ch-4b 2
 python3 -c '
 import ctypes, os, sys, time
@@ -367,26 +391,33 @@ r = libc.syscall(176, b"mrc", os.O_NONBLOCK)	# delete_module, x86_64
 print(r, os.strerror(ctypes.get_errno()) if r else "unloaded", "refcnt", ref)
 ' "$tmp/rmmod.go" >"$tmp/rmmod.out" 2>&1 &
 py=$!
-XFER_S=$((XFER_S + 4)) xfer_start ch-4a ch-4b 10.0.0.2
+xfer_start ch-4a ch-4b 10.0.0.2 -D 600
 sleep 1
+touch "$tmp/rmmod.go"
+wait $py
+check_match "4: delete_module(2) during the transfer fails with EWOULDBLOCK" \
+	"^-1 $(python3 -c 'import os; print(os.strerror(11))') refcnt [1-9]" \
+	"$(cat "$tmp/rmmod.out")"
 if kill -0 $SPID 2>/dev/null; then
 	out=$(rmmod mrc 2>&1)
 	rc=$?
-	touch "$tmp/rmmod.go"
-	wait $py
-	running=$(kill -0 $SPID 2>/dev/null && echo yes)
-	check_match "4: rmmod during the transfer is refused (exit $rc): in use" "in use" "$out"
-	check_match "4: delete_module(2) fails with EWOULDBLOCK" \
-		"^-1 $(python3 -c 'import os; print(os.strerror(11))') refcnt [1-9]" \
-		"$(cat "$tmp/rmmod.out")"
-	check_eq "4: the transfer was still running after both" yes "$running"
+	check_match "4: rmmod(8) during the transfer is refused (exit $rc): in use" "in use" "$out"
 else
-	tap_fail "4: the transfer ended before rmmod" "$(cat "$X.send.err")"
-	touch "$tmp/rmmod.go"
-	wait $py
+	tap_fail "4: the transfer ended by itself" "$(cat "$X.send.err")"
 fi
 check "4: mrc is still loaded" test -d /sys/module/mrc
-xfer_intact "4: the transfer is untouched by the refused rmmod"
+check "4: the transfer still runs" kill -0 $SPID
+kill -TERM $SPID
+wait $SPID 2>/dev/null
+if exits_within $RPID 60 && [ "$RC" = 0 ] && [ "$(field errors "$X.recv.out")" = 0 ] &&
+   [ "$(field msgs "$X.recv.out")" -gt 0 ]; then
+	tap_ok "4: the transfer is untouched by the refused rmmod" \
+		"($(field msgs "$X.recv.out") messages verified, then the end of file)"
+else
+	kill -9 $RPID 2>/dev/null
+	tap_fail "4: the transfer is damaged" "receiver (exit $RC): $(cat "$X.recv.out")" \
+		"$(cat "$X.recv.err")"
+fi
 all_gone "4" ch-4a ch-4b
 check "4: rmmod once everything is closed" mrc_unload
 check_fails "4: the module is gone" test -d /sys/module/mrc
@@ -396,5 +427,6 @@ mrc_load
 check "4: mrc loads again" test -d /sys/module/mrc
 no_report "4: reload"
 
+stage "end"
 rm -rf "$tmp"
 tap_end

@@ -386,6 +386,9 @@ void mrc_conn_destroy(struct mrc_sock *ms)
  * mrc_dev_abort_conns() - the device goes away: end its connections
  * @mdev: the device
  *
+ * Each gets ENETDOWN and its peer a RESET (else an idle peer would wait
+ * for the connection forever).
+ *
  * Context: RTNL, process context.
  */
 void mrc_dev_abort_conns(struct mrc_dev *mdev)
@@ -404,11 +407,12 @@ void mrc_dev_abort_conns(struct mrc_dev *mdev)
 			break;
 		spin_lock_bh(&ms->lock);
 		if (ms->mdev == mdev) {
-			mrc_conn_abort(ms, ENETDOWN, false, &xq);
+			/* Tell the peer (the rails are still attached). */
+			mrc_conn_abort(ms, ENETDOWN, true, &xq);
 			mrc_conn_clear_dev(ms);
 		}
 		spin_unlock_bh(&ms->lock);
-		__skb_queue_purge(&xq);
+		mrc_xmit_list(dev_net(mdev->dev), &xq);
 		sock_put(&ms->sk);
 	}
 }
