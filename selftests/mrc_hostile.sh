@@ -32,7 +32,7 @@
 # CPU): one shell per namespace runs the commands, one "mrcinject -f -"
 # per namespace injects, and counters are read with shell builtins.
 #
-# Environment: MRC_HOSTILE_XFER_S (transfer seconds, 40; debug kernel 240),
+# Environment: MRC_HOSTILE_XFER_S (transfer seconds, 40; debug kernel 360),
 # MRC_HOSTILE_N (packets per kind, 100), MRC_HOSTILE_FLOOD (garbage flood,
 # 100000; debug kernel 10000), MRC_HOSTILE_VERBOSE (print every injection).
 
@@ -57,7 +57,7 @@ NEWPORT=7200	# and one nobody floods
 XFER_S=40
 FLOOD=100000
 # The debug kernel (KASAN, lockdep) is ~10x slower under TCG.
-[ "${MRC_KERNEL:-stock}" = debug ] && XFER_S=240 && FLOOD=10000
+[ "${MRC_KERNEL:-stock}" = debug ] && XFER_S=360 && FLOOD=10000
 XFER_S=${MRC_HOSTILE_XFER_S:-$XFER_S}
 N=${MRC_HOSTILE_N:-100}
 FLOOD=${MRC_HOSTILE_FLOOD:-$FLOOD}
@@ -485,8 +485,13 @@ else
 	tap_skip "req-flood (port $BIGPORT): $SENT REQs -> drop 'backlog' +$big" \
 		"the flood took $flood_s s: half-open connections may have expired meanwhile"
 fi
-check "req-flood: half-open connections after the flood: $hall on the device (at most 1024), $hbig on port $BIGPORT" \
-	test "$hall" -le 1024 -a "$hall" -gt 0
+if [ $flood_s -lt 8 ]; then
+	check "req-flood: half-open connections after the flood: $hall on the device (at most 1024), $hbig on port $BIGPORT" \
+		test "$hall" -le 1024 -a "$hall" -gt 0
+else
+	check "req-flood: half-open connections after the flood: $hall on the device (at most 1024; the flood took $flood_s s, some expired)" \
+		test "$hall" -le 1024
+fi
 conn_find $PORT
 check_eq "every kind was fired while the transfer ran (B's connection established, $((SECONDS - xfer_at)) s of ${XFER_S} s)" \
 	"$BID" "$CID"

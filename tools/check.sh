@@ -105,8 +105,8 @@ debug)
 			"$out/build.log" make -C "$top" module-debug; then
 			stage "build: no compiler warnings against 6.12 (W=1)" \
 				"$out/build-warnings.log" no_warnings "$out/build.log"
-			# KASAN and lockdep under TCG: the whole suite takes ~25 min
-			emit "" < <("$top/tools/vm/run" --kernel debug --kmemleak --timeout 2700 \
+			# KASAN and lockdep under TCG: the whole suite takes ~45 min
+			emit "" < <("$top/tools/vm/run" --kernel debug --kmemleak --timeout 4500 \
 				--module "$(make -s -C "$top" print-debug-ko)" \
 				--results "$out/vm" --tests 2>&1)
 		else

@@ -405,6 +405,8 @@ void mrc_dev_abort_conns(struct mrc_dev *mdev)
 		spin_unlock_bh(&mdev->conns_lock);
 		if (!ms)
 			break;
+		/* The RESET picks a path and a rail: RCU, as in softirq. */
+		rcu_read_lock();
 		spin_lock_bh(&ms->lock);
 		if (ms->mdev == mdev) {
 			/* Tell the peer (the rails are still attached). */
@@ -413,6 +415,7 @@ void mrc_dev_abort_conns(struct mrc_dev *mdev)
 		}
 		spin_unlock_bh(&ms->lock);
 		mrc_xmit_list(dev_net(mdev->dev), &xq);
+		rcu_read_unlock();
 		sock_put(&ms->sk);
 	}
 }
