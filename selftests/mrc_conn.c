@@ -1141,6 +1141,36 @@ TEST_F_TIMEOUT(conn, orphan_of_dead_peer, 60)
 
 /* ---- 14. the peer vanishes ------------------------------------------------ */
 
+/* The server's device is deleted: its connection ends, the client hears. */
+TEST_F_TIMEOUT(conn, device_gone_resets_peer, 60)
+{
+	unsigned char buf[256];
+	int c, s, rr = 0;
+	long long t0, dt;
+
+	connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+	ASSERT_EQ(5, do_send(c, "hello", 5, 0));
+	ASSERT_EQ(5, do_recv(s, buf, sizeof(buf), 0, NULL));
+
+	t0 = now_ms();
+	ASSERT_EQ(0, setns(self->nsb, CLONE_NEWNET));
+	ASSERT_EQ(0, system("ip link del dev mrcB"));
+	ASSERT_EQ(0, setns(self->nsa, CLONE_NEWNET));
+	EXPECT_EQ(-ENETDOWN, do_recv(s, buf, sizeof(buf), MSG_DONTWAIT, NULL))
+		TH_LOG("the server's connection lost its device");
+	/* The client, idle, learns it from the server's RESET. */
+	while ((dt = now_ms() - t0) < 9000) {
+		rr = do_recv(c, buf, sizeof(buf), MSG_DONTWAIT, NULL);
+		if (rr != -EAGAIN)
+			break;
+		usleep(50000);
+	}
+	TH_LOG("after %lld ms: recv %d", dt, rr);
+	EXPECT_EQ(-ECONNRESET, rr);
+	close(c);
+	close(s);
+}
+
 TEST_F_TIMEOUT(conn, dead_peer, 60)
 {
 	unsigned char buf[256];
@@ -1151,13 +1181,16 @@ TEST_F_TIMEOUT(conn, dead_peer, 60)
 	ASSERT_EQ(5, do_send(c, "hello", 5, 0));
 	ASSERT_EQ(5, do_recv(s, buf, sizeof(buf), 0, NULL));
 
-	/* The server's device goes away: nothing answers any more. */
+	/*
+	 * The server goes silent, as a crashed host does: its rails drop
+	 * everything it sends.  (Deleting its device would tell the client
+	 * with a RESET: device_gone_resets_peer.)
+	 */
 	t0 = now_ms();	/* about the client's last news from the server */
 	ASSERT_EQ(0, setns(self->nsb, CLONE_NEWNET));
-	ASSERT_EQ(0, system("ip link del dev mrcB"));
+	ASSERT_EQ(0, system("tc qdisc add dev b0 root netem loss 100%"));
+	ASSERT_EQ(0, system("tc qdisc add dev b1 root netem loss 100%"));
 	ASSERT_EQ(0, setns(self->nsa, CLONE_NEWNET));
-	EXPECT_EQ(-ENETDOWN, do_recv(s, buf, sizeof(buf), MSG_DONTWAIT, NULL))
-		TH_LOG("the server's connection lost its device");
 
 	while ((dt = now_ms() - t0) < 20000) {
 		fill_msg(buf, 100, dt);
