@@ -782,7 +782,7 @@ static const char * const cycle_ends[] = {
 	"client closes with an unread message",
 };
 
-TEST_F_TIMEOUT(churn, connect_cycles, 500)
+TEST_F_TIMEOUT(churn, connect_cycles, 1200)
 {
 	int n = env_int("MRC_CHURN_CYCLES", debug_kernel() ? 1000 : 10000);
 	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
