@@ -43,8 +43,10 @@ echo "# bench: VM finished in $(($(date +%s) - start)) s (exit $rc)" >&2
 py=/usr/bin/python3
 [ -x $py ] || py=python3
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
+# pgrep -c prints 0 and exits 1 when nothing matches.
+vms=$(pgrep -c qemu-system 2>/dev/null)
 dirty=$(git -C "$top" status --porcelain 2>/dev/null | grep -qv '^??' && echo "+changes")
 $py "$top/tools/bench/report.py" --raw "$out/vm/raw" --out "$out" --quick $quick \
-	--commit "${commit:-unknown}${dirty:-}" --concurrent-vms "$(($(pgrep -c qemu-system 2>/dev/null || echo 0)))" ||
+	--commit "${commit:-unknown}${dirty:-}" --concurrent-vms "${vms:-0}" ||
 	rc=1
 exit $rc

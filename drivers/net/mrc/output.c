@@ -24,6 +24,46 @@
 #include "sock.h"
 #include "trace.h"
 
+/*
+ * Copy @n bytes of the user's message into @skb's page fragments.  They
+ * are packed into the socket's page fragment (sk_page_frag(), as TCP
+ * does), so a segment is charged what it holds rather than a page of its
+ * own: with a page per 1436-byte segment, SO_SNDBUF held a third of the
+ * data it was sized for and limited a multi-rail connection's flight.
+ */
+static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
+			   struct msghdr *msg, u32 n)
+{
+	struct page_frag *pfrag = sk_page_frag(sk);
+
+	while (n) {
+		int i = skb_shinfo(skb)->nr_frags;
+		u32 chunk;
+
+		/*
+		 * A segment (at most 64 KiB) spans a few page fragments.  Not
+		 * sk_page_frag_refill(): on failure it shrinks SO_SNDBUF by
+		 * sk_wmem_queued, which mrc does not use.
+		 */
+		if (i >= MAX_SKB_FRAGS ||
+		    !skb_page_frag_refill(32U, pfrag, sk->sk_allocation))
+			return -ENOMEM;
+		chunk = min_t(u32, n, pfrag->size - pfrag->offset);
+		/* sk_allocation has no __GFP_HIGHMEM: the page is mapped. */
+		if (copy_from_iter(page_address(pfrag->page) + pfrag->offset,
+				   chunk, &msg->msg_iter) != chunk)
+			return -EFAULT;
+		skb_fill_page_desc(skb, i, pfrag->page, pfrag->offset, chunk);
+		get_page(pfrag->page);
+		pfrag->offset += chunk;
+		skb->len += chunk;
+		skb->data_len += chunk;
+		skb->truesize += chunk;
+		n -= chunk;
+	}
+	return 0;
+}
+
 /**
  * mrc_output_queue_msg() - queue a message from the user
  * @ms: the connection (lock_sock held; not the conn lock)
@@ -45,15 +85,14 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 	for (off = 0; off < len; off += seg) {
 		u32 n = min_t(u32, seg, len - off);
 
-		skb = alloc_skb_with_frags(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, n,
-					   PAGE_ALLOC_COSTLY_ORDER, &err,
-					   ms->sk.sk_allocation);
-		if (!skb)
+		skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN,
+				ms->sk.sk_allocation);
+		if (!skb) {
+			err = -ENOMEM;
 			goto fail;
+		}
 		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
-		skb->data_len = n;
-		skb->len = n;
-		err = skb_copy_datagram_from_iter(skb, 0, &msg->msg_iter, n);
+		err = mrc_output_copy(&ms->sk, skb, msg, n);
 		if (err) {
 			kfree_skb(skb);
 			goto fail;
