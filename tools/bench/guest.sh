@@ -467,8 +467,9 @@ p7() {
 			nap 1
 			read -r m0 s0 < <(meminfo)
 			rm -f "$tmp/ready" "$tmp/conn"
+			rm -f "$tmp/rmem"
 			ip netns exec cp-b "$PP" -T $peer -l -p $port -M hold -k 1 -t 120 \
-				-r "$tmp/ready" >/dev/null 2>&1 &
+				-o "$tmp/rmem" -r "$tmp/ready" >/dev/null 2>&1 &
 			SRV=$!
 			waitfile "$tmp/ready"
 			ip netns exec cp-a "$PP" -T $peer -c 10.0.0.2 -p $port -M hold -k 0 -F -s 65536 \
@@ -476,10 +477,12 @@ p7() {
 			CLI=$!
 			for ((i = 0; i < 600; i++)); do [ -e "$tmp/conn" ] && break; nap 0.05; done
 			read -r m1 s1 < <(meminfo)
-			b=$(kv "$tmp/fill.out" bytes)
+			nap 0.3	# the server's rmem file is rewritten every 100 ms
+			b=$(kv "$tmp/fill.out" bytes) w=$(kv "$tmp/fill.out" wmem) r=$(kv "$tmp/rmem" rmem)
 			kill $CLI $SRV; wait $CLI $SRV 2>/dev/null
-			rec p7-fill $peer $run bytes=${b:-0} memfree_kb=$((m0 - m1)) slab_kb=$((s1 - s0))
-			log "p7 fill $peer: ${b:-?} bytes buffered: MemFree -$((m0 - m1)) kB, Slab +$((s1 - s0)) kB"
+			rec p7-fill $peer $run bytes=${b:-0} memfree_kb=$((m0 - m1)) slab_kb=$((s1 - s0)) \
+				wmem=${w:-0} rmem=${r:-0}
+			log "p7 fill $peer: ${b:-?} bytes buffered: sockets charged wmem ${w:-?} + rmem ${r:-?} B; MemFree -$((m0 - m1)) kB, Slab +$((s1 - s0)) kB"
 		done
 	done
 }

@@ -25,8 +25,11 @@
  *   hold    server: accept -k N connections and keep them, idle, until
  *           killed.  Client: open -k N connections (-r FILE once all are
  *           up), or with -F fill one connection: send until the kernel
- *           takes no more (server never reads), print bytes=N, create -r
- *           FILE, and keep everything until killed.
+ *           takes no more (server never reads), print bytes=N and the
+ *           socket's charged send memory (SO_MEMINFO) wmem=N, create -r
+ *           FILE, and keep everything until killed.  The server, with
+ *           -o FILE, writes rmem=N there every 100 ms: the receive memory
+ *           charged to the sockets it accepted.
  *
  * Options: -r FILE (created when listening / connected / filled),
  * -t SECONDS (exit 3 after that), -B ADDR (client: bind the source).
@@ -46,6 +49,7 @@
 #include <unistd.h>
 
 #include <linux/mrc.h>
+#include <linux/sock_diag.h>
 
 #ifndef IPPROTO_MPTCP
 #define IPPROTO_MPTCP 262
@@ -78,6 +82,32 @@ static void die(const char *what)
 {
 	fprintf(stderr, "mrcpp: %s: %s\n", what, strerror(errno));
 	exit(1);
+}
+
+/* One SO_MEMINFO counter of @fd (bytes charged to the socket), or 0. */
+static unsigned long long meminfo(int fd, int which)
+{
+	__u32 mi[SK_MEMINFO_VARS] = { 0 };
+	socklen_t len = sizeof(mi);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_MEMINFO, mi, &len) || len <= which * sizeof(mi[0]))
+		return 0;
+	return mi[which];
+}
+
+/* Replace @f's contents with "rmem=N". */
+static void write_file(const char *f, unsigned long long rmem)
+{
+	char tmp[4096];
+	FILE *fp;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", f);
+	fp = fopen(tmp, "w");
+	if (!fp)
+		return;
+	fprintf(fp, "rmem=%llu\n", rmem);
+	fclose(fp);
+	rename(tmp, f);
 }
 
 static socklen_t mkaddr(const char *s, int port, struct sockaddr_storage *ss)
@@ -286,11 +316,22 @@ static int server(const char *addr, int port)
 		die("listen");
 	touch(ready_file);
 	if (!strcmp(mode, "hold")) {
-		for (k = 0; k < conns; k++)
-			if (accept(fd, NULL, NULL) < 0)
+		int *held = calloc(conns, sizeof(*held));
+
+		for (k = 0; k < conns; k++) {
+			held[k] = accept(fd, NULL, NULL);
+			if (held[k] < 0)
 				die("accept");
-		pause();
-		return 0;
+		}
+		for (;;) {
+			unsigned long long rmem = 0;
+
+			for (k = 0; outfile && k < conns; k++)
+				rmem += meminfo(held[k], SK_MEMINFO_RMEM_ALLOC);
+			if (outfile)
+				write_file(outfile, rmem);
+			usleep(100000);
+		}
 	}
 	c = accept(fd, NULL, NULL);
 	if (c < 0)
@@ -352,7 +393,9 @@ static int client(const char *addr, int port)
 					idle++;
 				}
 			}
-			printf("bytes=%llu\n", bytes);
+			printf("bytes=%llu wmem=%llu\n", bytes,
+			       meminfo(fd, SK_MEMINFO_WMEM_ALLOC) +
+			       meminfo(fd, SK_MEMINFO_WMEM_QUEUED));
 			fflush(stdout);
 		}
 		touch(ready_file);

@@ -281,6 +281,9 @@ for peer in ("mrc", "tcp"):
         "idle_kb_per_conn": [r["memfree_kb"] / r["conns"] for r in idle],
         "idle_slab_kb_per_conn": [r["slab_kb"] / r["conns"] for r in idle],
         "fill_kb_per_mb": [r["memfree_kb"] / (r["bytes"] / 2**20) for r in fill if r.get("bytes")],
+        # SO_MEMINFO: what the sender's and the receiver's socket are charged
+        "fill_charged_kb_per_mb": [(r.get("wmem", 0) + r.get("rmem", 0)) / 1024 / (r["bytes"] / 2**20)
+                                   for r in fill if r.get("bytes") and "wmem" in r],
         "fill_mb": [r["bytes"] / 2**20 for r in fill],
     }
 derived["p7"] = p7
@@ -290,7 +293,14 @@ if p7["mrc"]["idle_kb_per_conn"]:
         fmt(d["mrc"]["idle_kb_per_conn"], 1) + " ; " + fmt(d["mrc"]["idle_slab_kb_per_conn"], 1), "",
         fmt(d["tcp"]["idle_kb_per_conn"], 1) + " ; " + fmt(d["tcp"]["idle_slab_kb_per_conn"], 1), "",
         "", "(reported)", "info")
-    row("P7 kernel memory per MB buffered in flight (receiver not reading), kB/MB",
+    row("P7 memory charged to the two sockets per MB buffered (receiver not reading; "
+        "SO_MEMINFO wmem + rmem), kB/MB",
+        fmt(d["mrc"]["fill_charged_kb_per_mb"], 0), "", fmt(d["tcp"]["fill_charged_kb_per_mb"], 0),
+        "buffered MB: mrc %s, TCP %s" % (fmt(d["mrc"]["fill_mb"], 1), fmt(d["tcp"]["fill_mb"], 1)),
+        fmt(d["mrc"]["fill_charged_kb_per_mb"] and d["tcp"]["fill_charged_kb_per_mb"] and
+            d["mrc"]["fill_charged_kb_per_mb"][1] / d["tcp"]["fill_charged_kb_per_mb"][1]) + " (mrc/TCP)",
+        "(reported)", "info")
+    row("P7 MemFree drop per MB buffered (receiver not reading; noisy), kB/MB",
         fmt(d["mrc"]["fill_kb_per_mb"], 0), "", fmt(d["tcp"]["fill_kb_per_mb"], 0),
         "buffered MB: mrc %s, TCP %s" % (fmt(d["mrc"]["fill_mb"], 1), fmt(d["tcp"]["fill_mb"], 1)),
         "", "(reported)", "info")

@@ -45,6 +45,8 @@
  * @ev: entropy value
  * @plane: the rail's plane
  * @ect: mark the packet ECT(0)
+ * @raw: addressed by mrc_xmit_raw_prepare(), not to the peer's rail of
+ *	@plane: the connection's route cache (keyed by plane) is not for it
  */
 struct mrc_xmit_cb {
 	struct mrc_sock *ms;
@@ -54,6 +56,7 @@ struct mrc_xmit_cb {
 	u16 ev;
 	u8 plane;
 	bool ect;
+	bool raw;
 };
 
 #define MRC_XMIT_CB(skb) ((struct mrc_xmit_cb *)(skb)->cb)
@@ -241,7 +244,7 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 		kfree_skb(skb);
 		return;
 	}
-	if (cb.ms && (cb.ms->dst_planes & BIT(cb.plane)))
+	if (cb.ms && !cb.raw && (cb.ms->dst_planes & BIT(cb.plane)))
 		cache = &cb.ms->dst[cb.plane];
 
 	/* The EV is the packet's hash: it spreads over the TX queues. */
@@ -336,6 +339,7 @@ void mrc_xmit_raw_prepare(struct sk_buff *skb, struct mrc_sock *ms, u8 plane,
 	cb->dport = dport;
 	cb->ev = ev;
 	cb->plane = plane;
+	cb->raw = true;
 }
 
 /**
