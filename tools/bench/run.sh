@@ -39,6 +39,20 @@ start=$(date +%s)
 	bash "$top/tools/bench/guest.sh"
 rc=$?
 echo "# bench: VM finished in $(($(date +%s) - start)) s (exit $rc)" >&2
+# Soft-RoCE needs two VMs (6.1's rxe works in the initial namespace only):
+# tools/bench/twovm.sh in each, one shaped virtio-net link between them.
+if [ -z "$only" ] || [[ " $only " == *" rxe "* ]]; then
+	rm -rf "$out/vm2"
+	t2=$(date +%s)
+	secs=5
+	[ $quick = 1 ] && secs=3
+	"$top/tools/vm/run2" --nics 1 --link dgram --results "$out/vm2" --timeout 300 \
+		--env "BENCH_TWOVM_SECS=$secs" \
+		--env "BENCH_RATE=${BENCH_RATE:-5}" --env "BENCH_DELAY_MS=${BENCH_DELAY_MS:-1}" \
+		"$top/tools/bench/twovm.sh" "$top/tools/bench/twovm.sh" >"$out/vm2.log" 2>&1 || rc=1
+	cp "$out/vm2/share/raw.jsonl" "$out/vm/raw/twovm.jsonl" 2>/dev/null
+	echo "# bench: two VMs (Soft-RoCE) finished in $(($(date +%s) - t2)) s" >&2
+fi
 # Debian's python3 has matplotlib (tools/setup.sh); a pyenv one may not.
 py=/usr/bin/python3
 [ -x $py ] || py=python3
