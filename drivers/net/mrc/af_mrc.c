@@ -683,11 +683,22 @@ static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	return sizeof(*a);
 }
 
-/* Largest message this connection carries. */
+/*
+ * Largest message this connection carries; 0 once it left its device.
+ * A RESET or the device's deletion can end the connection (and clear
+ * @mdev, whose reference goes after a grace period) under a sender that
+ * already saw it established: read @mdev once, under RCU.
+ */
 static u32 mrc_max_msg(const struct mrc_sock *ms)
 {
-	u32 m = ms->mdev ? READ_ONCE(ms->mdev->max_msg_size) : 0;
+	const struct mrc_dev *mdev;
+	u32 m = 0;
 
+	rcu_read_lock();
+	mdev = READ_ONCE(ms->mdev);
+	if (mdev)
+		m = READ_ONCE(mdev->max_msg_size);
+	rcu_read_unlock();
 	return min(m, ms->peer_max_msg);
 }
 
@@ -697,6 +708,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct mrc_sock *ms = mrc_sk(sk);
 	int flags = msg->msg_flags;
 	long timeo;
+	u32 max;
 	int err;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR | MSG_CMSG_COMPAT))
@@ -722,7 +734,16 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		err = -EINVAL;
 		goto out;
 	}
-	if (len > mrc_max_msg(ms)) {
+	max = mrc_max_msg(ms);
+	if (!max) {
+		/* Ended since the check above: as if it had been seen. */
+		err = sock_error(sk);
+		if (err)
+			goto out;
+		err = -EPIPE;
+		goto pipe;
+	}
+	if (len > max) {
 		err = -EMSGSIZE;
 		goto out;
 	}
