@@ -14,7 +14,8 @@
  *  - every verdict is the model's: a PSN is NEW (delivered) at most once,
  *    behind cum by up to 2^31 is a duplicate, at or beyond cum + the
  *    window is ahead;
- *  - cum and high are the model's; high - cum <= MRC_WIN_PKTS;
+ *  - cum and high are the model's; high - cum <= MRC_WIN_PKTS; count is
+ *    the number of PSNs in [cum, high) received (the credit relies on it);
  *  - the SACK is exactly the model's: base = max(cum, high - 256), a bit
  *    set for every and only the PSNs received in [base, high);
  *  - check and SACK generation do not change the window;
@@ -132,6 +133,12 @@ FUZZ_NOCOV static void check_sack(void)
 
 FUZZ_NOCOV static void check_state(void)
 {
+	u64 off, n = 0;
+
+	for (off = f.cum; off < f.high; off++)
+		n += arrived(off);
+	FUZZ_CHECK(f.w.count == n, "count %u, model %llu (cum %u high %u)",
+		   f.w.count, (unsigned long long)n, psn_of(f.cum), psn_of(f.high));
 	FUZZ_CHECK(f.w.cum == psn_of(f.cum), "cum %u, model %u", f.w.cum,
 		   psn_of(f.cum));
 	FUZZ_CHECK(f.w.high == psn_of(f.high), "high %u, model %u", f.w.high,

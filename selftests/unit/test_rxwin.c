@@ -68,9 +68,13 @@ static void check_state(struct __test_metadata *_metadata,
 	u64 mbits[MRC_SACK_WORDS], wbits[MRC_SACK_WORDS], mbase;
 	u32 cum, base;
 	int i;
+	u64 off, n = 0;
 
 	ASSERT_EQ((u32)(m->isn + m->cum), w->cum);
 	ASSERT_EQ((u32)(m->isn + m->high), w->high);
+	for (off = m->cum; off < m->high; off++)
+		n += m->arrived[off];
+	ASSERT_EQ(n, w->count) TH_LOG("arrived PSNs in [cum, high)");
 	model_sack(m, &mbase, mbits);
 	memset(wbits, 0xa5, sizeof(wbits));
 	mrc_rxwin_sack(w, &cum, &base, wbits);
@@ -215,6 +219,9 @@ TEST(rxwin_window_edge)
 	mrc_rxwin_mark(&w, last);
 	EXPECT_EQ(isn, w.cum);
 	EXPECT_EQ(last + 1, w.high);
+	EXPECT_EQ(1U, w.count);
+	mrc_rxwin_mark(&w, last);
+	EXPECT_EQ(1U, w.count) TH_LOG("marking twice counts once");
 	EXPECT_EQ(MRC_RX_DUP, rx_check(&w, last));
 	mrc_rxwin_sack(&w, &cum, &base, bits);
 	EXPECT_EQ(isn, cum);
@@ -225,6 +232,7 @@ TEST(rxwin_window_edge)
 	/* The arrival of isn moves the window by one: last + 1 is in. */
 	mrc_rxwin_mark(&w, isn);
 	EXPECT_EQ(isn + 1, w.cum);
+	EXPECT_EQ(1U, w.count) TH_LOG("isn left the window, last is still in it");
 	EXPECT_EQ(MRC_RX_NEW, rx_check(&w, last + 1));
 	EXPECT_EQ(MRC_RX_AHEAD, rx_check(&w, last + 2));
 	mrc_rxwin_mark(&w, last + 1);

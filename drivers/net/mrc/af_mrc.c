@@ -31,10 +31,61 @@
 #define MRC_PORT_EPHEMERAL_MIN	49152
 #define MRC_PORT_EPHEMERAL_MAX	65535
 
+/*
+ * Bounds that are ours to set (Documentation/mrc.rst, "Bounds"; each one
+ * with the test that proves it in Documentation/mrc/security.rst).
+ */
+unsigned int mrc_min_seg_size = 512;
+module_param_named(min_seg_size, mrc_min_seg_size, uint, 0644);
+MODULE_PARM_DESC(min_seg_size,
+		 "Smallest segment (DATA payload) a connection accepts, bytes: a peer that cannot carry it is refused");
+unsigned long mrc_dev_rmem_max = 256UL << 20;
+module_param_named(dev_rmem_max, mrc_dev_rmem_max, ulong, 0644);
+MODULE_PARM_DESC(dev_rmem_max,
+		 "Receive memory all connections of one mrc device may hold, bytes");
+unsigned int mrc_orphan_fin_timeout_ms = 10000;
+module_param_named(orphan_fin_timeout_ms, mrc_orphan_fin_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(orphan_fin_timeout_ms,
+		 "How long a closed socket whose data is all acknowledged waits for the peer's CLOSE, ms");
+unsigned int mrc_max_orphans = 4096;
+module_param_named(max_orphans, mrc_max_orphans, uint, 0644);
+MODULE_PARM_DESC(max_orphans,
+		 "Closed sockets still finishing, at most; beyond it close() resets");
+/* Closed sockets still finishing (orphans), all namespaces. */
+atomic_t mrc_orphans = ATOMIC_INIT(0);
+
+/*
+ * Receive memory of all mrc sockets, in pages, like tcp_mem/udp_mem:
+ * below mem[0] no pressure, above mem[1] pressure, above mem[2] nothing
+ * more is accepted.  Defaults from the memory size, as UDP's (see
+ * mrc_af_init()).
+ */
+static long sysctl_mrc_mem[3];
+module_param_array_named(mem, sysctl_mrc_mem, long, NULL, 0644);
+MODULE_PARM_DESC(mem, "Receive memory of all mrc sockets: min, pressure, max (pages)");
+/* Each socket may keep rmem[0] bytes even under pressure. */
+static int sysctl_mrc_rmem[3] = { 4096, 212992, 4194304 };
+static atomic_long_t mrc_memory_allocated;
+static DEFINE_PER_CPU(int, mrc_memory_per_cpu_fw_alloc);
+static struct percpu_counter mrc_sockets_allocated;
+static unsigned long mrc_memory_pressure;
+
+static void mrc_enter_memory_pressure(struct sock *sk)
+{
+	WRITE_ONCE(mrc_memory_pressure, 1);
+}
+
 static struct proto mrc_proto = {
 	.name = "MRC",
 	.owner = THIS_MODULE,
 	.obj_size = sizeof(struct mrc_sock),
+	.enter_memory_pressure = mrc_enter_memory_pressure,
+	.memory_pressure = &mrc_memory_pressure,
+	.memory_allocated = &mrc_memory_allocated,
+	.per_cpu_fw_alloc = &mrc_memory_per_cpu_fw_alloc,
+	.sockets_allocated = &mrc_sockets_allocated,
+	.sysctl_mem = sysctl_mrc_mem,
+	.sysctl_rmem = sysctl_mrc_rmem,
 };
 
 /* ---- addresses -------------------------------------------------------------- */
@@ -203,7 +254,11 @@ static int mrc_do_bind(struct mrc_sock *ms, struct sockaddr_mrc *a)
 	if (err)
 		return err;
 
-	spin_lock_bh(&mn->ports_lock);
+	/*
+	 * Process context only: the receive path looks listeners up under
+	 * RCU, so a long search here never delays it.
+	 */
+	spin_lock(&mn->ports_lock);
 	if (!port) {
 		port = mrc_port_ephemeral(mn, a, sk->sk_reuse);
 		if (!port)
@@ -215,9 +270,9 @@ static int mrc_do_bind(struct mrc_sock *ms, struct sockaddr_mrc *a)
 		a->smrc_port = htons(port);
 		ms->local = *a;
 		ms->bound = true;
-		hlist_add_head(&ms->bind_node, mrc_port_bucket(mn, port));
+		hlist_add_head_rcu(&ms->bind_node, mrc_port_bucket(mn, port));
 	}
-	spin_unlock_bh(&mn->ports_lock);
+	spin_unlock(&mn->ports_lock);
 	return err;
 }
 
@@ -225,10 +280,10 @@ static void mrc_unbind(struct mrc_sock *ms)
 {
 	struct mrc_net *mn = mrc_net(sock_net(&ms->sk));
 
-	spin_lock_bh(&mn->ports_lock);
+	spin_lock(&mn->ports_lock);
 	if (!hlist_unhashed(&ms->bind_node))
-		hlist_del_init(&ms->bind_node);
-	spin_unlock_bh(&mn->ports_lock);
+		hlist_del_init_rcu(&ms->bind_node);
+	spin_unlock(&mn->ports_lock);
 }
 
 static int mrc_bind(struct socket *sock, struct sockaddr *uaddr, int addr_len)
@@ -264,7 +319,10 @@ static int mrc_autobind(struct mrc_sock *ms)
  * @daddr: the address it was sent to
  *
  * The most specific binding wins (address, then device, then wildcard).
- * Context: softirq.  Return: the listener, referenced, or NULL.
+ * Bindings never change while a socket is in the table, and sockets are
+ * freed after a grace period (SOCK_RCU_FREE).
+ *
+ * Context: softirq, RCU.  Return: the listener, referenced, or NULL.
  */
 struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 				     u16 port, const struct in6_addr *daddr)
@@ -273,8 +331,7 @@ struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 	struct mrc_sock *ms, *best = NULL;
 	int score, best_score = -1;
 
-	spin_lock_bh(&mn->ports_lock);
-	hlist_for_each_entry(ms, mrc_port_bucket(mn, port), bind_node) {
+	hlist_for_each_entry_rcu(ms, mrc_port_bucket(mn, port), bind_node) {
 		const struct sockaddr_mrc *a = &ms->local;
 
 		if (ntohs(a->smrc_port) != port ||
@@ -291,9 +348,8 @@ struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 			best_score = score;
 		}
 	}
-	if (best)
-		sock_hold(&best->sk);
-	spin_unlock_bh(&mn->ports_lock);
+	if (best && !refcount_inc_not_zero(&best->sk.sk_refcnt))
+		best = NULL;
 	return best;
 }
 
@@ -301,14 +357,16 @@ struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
  * mrc_listener_full() - would another child exceed the backlog?
  * @lis: the listener
  *
- * Return: true if half-open plus queued children reach the backlog.
+ * As TCP's: listen(fd, 0) still accepts one connection.
+ *
+ * Return: true if half-open plus queued children exceed the backlog.
  */
 bool mrc_listener_full(struct mrc_sock *lis)
 {
 	bool full;
 
 	spin_lock(&lis->accept_lock);
-	full = lis->half_open + READ_ONCE(lis->sk.sk_ack_backlog) >=
+	full = lis->half_open + READ_ONCE(lis->sk.sk_ack_backlog) >
 	       READ_ONCE(lis->sk.sk_max_ack_backlog);
 	spin_unlock(&lis->accept_lock);
 	return full;
@@ -317,29 +375,47 @@ bool mrc_listener_full(struct mrc_sock *lis)
 /**
  * mrc_listener_add_half_open() - a REQ made a child
  * @lis: the listener
- * @child: the child (REQ_RCVD); the list takes a reference
+ * @child: the child (REQ_RCVD, conn lock); the list takes a reference
+ *
+ * Return: false if the listener closed since the REQ found it (its lists
+ * are emptied for good; the caller ends the child).
  */
-void mrc_listener_add_half_open(struct mrc_sock *lis, struct mrc_sock *child)
+bool mrc_listener_add_half_open(struct mrc_sock *lis, struct mrc_sock *child)
 {
-	sock_hold(&child->sk);
+	bool ok;
+
+	lockdep_assert_held(&child->lock);
 	spin_lock(&lis->accept_lock);
-	list_add_tail(&child->accept_node, &lis->half_open_list);
-	lis->half_open++;
+	ok = !lis->lis_closed;
+	if (ok) {
+		sock_hold(&child->sk);
+		list_add_tail(&child->accept_node, &lis->half_open_list);
+		lis->half_open++;
+	}
 	spin_unlock(&lis->accept_lock);
+	return ok;
 }
 
 /**
  * mrc_conn_established() - a half-open child heard from its client
  * @ms: the child (conn lock)
- * @xq: unused (the child has nothing to send yet)
+ * @xq: where a RESET goes if the child cannot be completed
  *
- * Moves it to its listener's accept queue and wakes accept().
+ * Gives it its paths and scoreboard, moves it to its listener's accept
+ * queue and wakes accept(); or, out of memory, ends it.
  */
 void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
 	struct mrc_sock *lis = ms->listener;
+	int err;
 
-	ms->state = MRC_ST_ESTABLISHED;
+	lockdep_assert_held(&ms->lock);
+	err = mrc_handshake_child_ready(ms);
+	if (err) {
+		mrc_conn_abort(ms, -err, true, xq);
+		return;
+	}
+	mrc_set_state(ms, MRC_ST_ESTABLISHED);
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
@@ -368,6 +444,7 @@ void mrc_listener_forget(struct mrc_sock *lis, struct mrc_sock *child,
 {
 	bool listed;
 
+	lockdep_assert_held(&child->lock);
 	spin_lock(&lis->accept_lock);
 	listed = !list_empty(&child->accept_node);
 	if (listed)
@@ -384,6 +461,9 @@ static void mrc_sk_destruct(struct sock *sk)
 	struct mrc_sock *ms = mrc_sk(sk);
 
 	mrc_conn_destroy(ms);
+	WARN_ON_ONCE(atomic_read(&sk->sk_rmem_alloc) || sk->sk_forward_alloc);
+	sk_sockets_allocated_dec(sk);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, -1);
 	if (ms->listener)
 		sock_put(&ms->listener->sk);
 }
@@ -393,6 +473,8 @@ static void mrc_sock_setup(struct mrc_sock *ms)
 	struct sock *sk = &ms->sk;
 
 	sk->sk_destruct = mrc_sk_destruct;
+	sk_sockets_allocated_inc(sk);
+	sock_prot_inuse_add(sock_net(sk), sk->sk_prot, 1);
 	sock_set_flag(sk, SOCK_RCU_FREE);
 	INIT_HLIST_NODE(&ms->bind_node);
 	spin_lock_init(&ms->accept_lock);
@@ -417,8 +499,17 @@ struct mrc_sock *mrc_child_alloc(struct mrc_sock *lis)
 		return NULL;
 	sock_init_data(NULL, sk);
 	sk->sk_type = SOCK_SEQPACKET;
+	/* What a TCP child inherits from its listener (sk_clone_lock()). */
+	sk->sk_uid = lis->sk.sk_uid;
+	sk->sk_mark = READ_ONCE(lis->sk.sk_mark);
+	sk->sk_priority = READ_ONCE(lis->sk.sk_priority);
 	sk->sk_sndbuf = READ_ONCE(lis->sk.sk_sndbuf);
 	sk->sk_rcvbuf = READ_ONCE(lis->sk.sk_rcvbuf);
+	sk->sk_userlocks = lis->sk.sk_userlocks;
+	if (sock_flag(&lis->sk, SOCK_LINGER)) {
+		sock_set_flag(sk, SOCK_LINGER);
+		sk->sk_lingertime = READ_ONCE(lis->sk.sk_lingertime);
+	}
 	ms = mrc_sk(sk);
 	mrc_sock_setup(ms);
 	sock_hold(&lis->sk);
@@ -436,23 +527,32 @@ void mrc_child_drop(struct mrc_sock *lis, struct mrc_sock *child)
 	sock_put(&child->sk);
 }
 
-/* The listener closes: abort every child it still holds. */
+/*
+ * The listener closes: no child joins it any more (a REQ that found it
+ * just before fails in mrc_listener_add_half_open()), and every child it
+ * holds is aborted.  A half-open child's RESET goes where its ACCEPT
+ * went (the REQ's source), an unaccepted one's to its peer's rails.
+ */
 static void mrc_listener_close(struct mrc_sock *lis)
 {
+	struct mrc_sock *child, *half_open;
 	struct sk_buff_head xq;
-	struct mrc_sock *child;
 
-	__skb_queue_head_init(&xq);
+	spin_lock_bh(&lis->accept_lock);
+	lis->lis_closed = true;
+	spin_unlock_bh(&lis->accept_lock);
 	for (;;) {
 		spin_lock_bh(&lis->accept_lock);
 		child = list_first_entry_or_null(&lis->half_open_list,
 						 struct mrc_sock, accept_node);
+		half_open = child;
 		if (!child)
 			child = list_first_entry_or_null(&lis->accept_queue,
 							 struct mrc_sock, accept_node);
 		if (child) {
+			/* By the list it was on: its state may be changing. */
 			list_del_init(&child->accept_node);
-			if (child->state == MRC_ST_REQ_RCVD)
+			if (half_open)
 				lis->half_open--;
 			else
 				sk_acceptq_removed(&lis->sk);
@@ -460,16 +560,9 @@ static void mrc_listener_close(struct mrc_sock *lis)
 		spin_unlock_bh(&lis->accept_lock);
 		if (!child)
 			break;
-		rcu_read_lock();
-		spin_lock_bh(&child->lock);
-		if (child->state == MRC_ST_REQ_RCVD && child->mdev)
-			atomic_dec(&child->mdev->half_open);
-		child->state = child->state == MRC_ST_REQ_RCVD ?
-			       MRC_ST_ESTABLISHED : child->state;
+		mrc_conn_lock(child, &xq);
 		mrc_conn_abort(child, ECONNABORTED, true, &xq);
-		spin_unlock_bh(&child->lock);
-		mrc_xmit_list(sock_net(&lis->sk), &xq);
-		rcu_read_unlock();
+		mrc_conn_unlock(child, &xq);
 		sock_put(&child->sk);	/* the list's reference */
 	}
 }
@@ -660,15 +753,22 @@ out:
 	return err;
 }
 
+/*
+ * getpeername() works once the connection was established, until
+ * close(): also after the peer closed, in TIME_WAIT and after the end.
+ */
 static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 {
 	struct sockaddr_mrc *a = (struct sockaddr_mrc *)uaddr;
 	struct sock *sk = sock->sk;
 	struct mrc_sock *ms = mrc_sk(sk);
+	u8 state;
 
 	lock_sock(sk);
 	if (peer) {
-		if (!ms->peer_id || ms->state != MRC_ST_ESTABLISHED) {
+		state = READ_ONCE(ms->state);
+		if (!READ_ONCE(ms->peer_id) || state == MRC_ST_REQ_SENT ||
+		    state == MRC_ST_LISTEN) {
 			release_sock(sk);
 			return -ENOTCONN;
 		}
@@ -683,23 +783,29 @@ static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 	return sizeof(*a);
 }
 
-/*
- * Largest message this connection carries; 0 once it left its device.
- * A RESET or the device's deletion can end the connection (and clear
- * @mdev, whose reference goes after a grace period) under a sender that
- * already saw it established: read @mdev once, under RCU.
- */
+/* Largest message this connection carries: both ends announced theirs. */
 static u32 mrc_max_msg(const struct mrc_sock *ms)
 {
-	const struct mrc_dev *mdev;
-	u32 m = 0;
+	return min(ms->max_msg, ms->peer_max_msg);
+}
 
-	rcu_read_lock();
-	mdev = READ_ONCE(ms->mdev);
-	if (mdev)
-		m = READ_ONCE(mdev->max_msg_size);
-	rcu_read_unlock();
-	return min(m, ms->peer_max_msg);
+/*
+ * Wait (lock_sock held) while a connect() is in progress, as TCP does in
+ * sendmsg(): -EAGAIN without a timeout, 0 once the state changed.
+ */
+static int mrc_wait_connected(struct mrc_sock *ms, long *timeo)
+{
+	struct sock *sk = &ms->sk;
+
+	while (READ_ONCE(ms->state) == MRC_ST_REQ_SENT) {
+		if (!*timeo)
+			return -EAGAIN;
+		if (signal_pending(current))
+			return sock_intr_errno(*timeo);
+		mrc_wait(sk, timeo, READ_ONCE(ms->state) != MRC_ST_REQ_SENT ||
+			 READ_ONCE(sk->sk_err));
+	}
+	return 0;
 }
 
 static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
@@ -717,6 +823,10 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		return -EISCONN;
 
 	lock_sock(sk);
+	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
+	err = mrc_wait_connected(ms, &timeo);
+	if (err)
+		goto out;
 	err = sock_error(sk);
 	if (err)
 		goto out;
@@ -725,6 +835,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		goto pipe;
 	}
 	if (READ_ONCE(ms->state) != MRC_ST_ESTABLISHED) {
+		/* Over (or failed to connect): EPIPE; never connected: ENOTCONN. */
 		err = ms->txrec ? -EPIPE : -ENOTCONN;
 		if (err == -EPIPE)
 			goto pipe;
@@ -735,20 +846,11 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 		goto out;
 	}
 	max = mrc_max_msg(ms);
-	if (!max) {
-		/* Ended since the check above: as if it had been seen. */
-		err = sock_error(sk);
-		if (err)
-			goto out;
-		err = -EPIPE;
-		goto pipe;
-	}
 	if (len > max) {
 		err = -EMSGSIZE;
 		goto out;
 	}
 
-	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
 	while (sk_wmem_alloc_get(sk) >= READ_ONCE(sk->sk_sndbuf)) {
 		if (!timeo) {
 			err = -EAGAIN;
@@ -770,11 +872,14 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto out;
 		}
 	}
-	if (ms->txw.nxt - ms->txw.una >= ms->txw.size / 2)
+	if (READ_ONCE(ms->txw.nxt) - READ_ONCE(ms->txw.una) >=
+	    READ_ONCE(ms->txw.size) / 2)
 		mrc_output_grow(ms);
 	err = mrc_output_queue_msg(ms, msg, len);
 	if (!err)
 		err = len;
+	else if (err == -EPIPE)
+		goto pipe;
 	goto out;
 pipe:
 	if (!(flags & MSG_NOSIGNAL))
@@ -784,32 +889,60 @@ out:
 	return err;
 }
 
+/* What recvmsg() would do now: return a message, EOF, or wait. */
+enum mrc_rx_status {
+	MRC_RX_WAIT,
+	MRC_RX_MSG,
+	MRC_RX_EOF,	/* everything the peer sent before its CLOSE delivered */
+};
+
+static enum mrc_rx_status mrc_rx_status(struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	if (mrc_input_next_msg(ms))
+		return MRC_RX_MSG;
+	return mrc_peer_done(ms) ? MRC_RX_EOF : MRC_RX_WAIT;
+}
+
 /* recvmsg() readiness for mrc_wait(). */
 static bool mrc_rx_ready(struct mrc_sock *ms)
 {
-	bool ready;
+	enum mrc_rx_status st;
+	u8 state = READ_ONCE(ms->state);
 
 	spin_lock_bh(&ms->lock);
-	ready = mrc_input_msg_ready(ms) >= 0;
+	st = mrc_rx_status(ms);
 	spin_unlock_bh(&ms->lock);
-	return ready || READ_ONCE(ms->sk.sk_err) ||
+	return st != MRC_RX_WAIT || READ_ONCE(ms->sk.sk_err) ||
 	       (READ_ONCE(ms->sk.sk_shutdown) & RCV_SHUTDOWN) ||
-	       (READ_ONCE(ms->state) != MRC_ST_ESTABLISHED &&
-		READ_ONCE(ms->state) != MRC_ST_TIME_WAIT);
+	       (state != MRC_ST_ESTABLISHED && state != MRC_ST_TIME_WAIT &&
+		state != MRC_ST_REQ_SENT);
 }
 
+/*
+ * Messages come out whole, in order.  Those the peer sent stay readable
+ * after the connection ended (finished, reset or its device gone) until
+ * they are read or the socket is closed; then the error, if any, then
+ * EOF.  The message a reader copies is either unlinked (and uncharged)
+ * under the conn lock first, or, with MSG_PEEK, left in place: a complete
+ * message at rcv_msg_id never changes, and only a reader (we hold
+ * lock_sock) or close() frees it, so peeking needs no allocation.
+ */
 static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		       int flags)
 {
 	struct sock *sk = sock->sk;
 	struct mrc_sock *ms = mrc_sk(sk);
+	bool peek = flags & MSG_PEEK;
 	struct mrc_rx_msg *m = NULL;
+	enum mrc_rx_status st;
 	struct sk_buff_head xq;
 	struct sk_buff *skb;
 	size_t copied = 0;
-	u32 rwnd, mlen;
 	long timeo;
-	int err = 0, r;
+	u32 mlen;
+	int err = 0;
+	u8 state;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC | MSG_CMSG_COMPAT |
 		      MSG_WAITALL | MSG_NOSIGNAL))
@@ -818,26 +951,30 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	for (;;) {
-		spin_lock_bh(&ms->lock);
-		r = -EAGAIN;
-		if (ms->state == MRC_ST_ESTABLISHED || ms->state == MRC_ST_TIME_WAIT)
-			r = mrc_input_msg_ready(ms);
-		if (r > 0) {
-			rwnd = mrc_input_rwnd_now(ms);
-			m = mrc_input_take_msg(ms);
+		mrc_conn_lock(ms, &xq);
+		st = mrc_rx_status(ms);
+		if (st == MRC_RX_MSG) {
+			m = mrc_input_next_msg(ms);
+			if (!peek) {
+				mrc_input_unlink_msg(ms, m);
+				mrc_input_window_update(ms, &xq);
+			}
 		}
-		spin_unlock_bh(&ms->lock);
+		state = ms->state;
+		mrc_conn_unlock(ms, &xq);
 		if (m)
 			break;
-		if (r == 0)
-			goto out;		/* the peer closed: end of file */
+		if (st == MRC_RX_EOF)
+			goto out;
 		err = sock_error(sk);
 		if (err)
 			goto out;
 		if (sk->sk_shutdown & RCV_SHUTDOWN)
 			goto out;
-		if (READ_ONCE(ms->state) != MRC_ST_ESTABLISHED) {
-			err = ms->txrec ? 0 : -ENOTCONN;
+		if (state != MRC_ST_ESTABLISHED && state != MRC_ST_TIME_WAIT &&
+		    state != MRC_ST_REQ_SENT) {
+			/* Over: EOF; never connected (or a listener): ENOTCONN. */
+			err = state == MRC_ST_CLOSED && ms->txrec ? 0 : -ENOTCONN;
 			goto out;
 		}
 		if (!timeo) {
@@ -852,7 +989,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	}
 
 	mlen = m->len;
-	skb_queue_walk(&m->segs, skb) {
+	skb_rbtree_walk(skb, &m->segs) {
 		size_t n = min_t(size_t, skb->len, len - copied);
 
 		if (!n)
@@ -864,25 +1001,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	}
 	if (mlen > len)
 		msg->msg_flags |= MSG_TRUNC;
-
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	spin_lock_bh(&ms->lock);
-	if ((flags & MSG_PEEK) &&
-	    (ms->state == MRC_ST_ESTABLISHED || ms->state == MRC_ST_TIME_WAIT) &&
-	    !xa_err(xa_store(&ms->rx_msgs, ms->rcv_msg_id - 1, m, GFP_ATOMIC))) {
-		/* Put the message back where it was. */
-		ms->rcv_msg_id--;
-		ms->stats.rx_msgs--;
-		ms->stats.rx_bytes -= mlen;
-		m = NULL;
-	} else {
-		mrc_input_window_update(ms, &xq, rwnd);
-	}
-	spin_unlock_bh(&ms->lock);
-	mrc_xmit_list(sock_net(sk), &xq);
-	rcu_read_unlock();
-	if (m)
+	if (!peek)
 		mrc_input_free_msg(m);
 	if (!err)
 		err = (flags & MSG_TRUNC) ? mlen : copied;
@@ -891,17 +1010,26 @@ out:
 	return err;
 }
 
+/*
+ * As TCP's poll: EPOLLIN for a message or EOF; EPOLLRDHUP (and EOF) only
+ * once every message before the peer's CLOSE is here; EPOLLOUT also after
+ * our own shutdown and at the end, so a writer learns EPIPE; EPOLLHUP when
+ * both directions are done.
+ */
 static __poll_t mrc_poll(struct file *file, struct socket *sock,
 			 poll_table *wait)
 {
 	struct sock *sk = sock->sk;
 	struct mrc_sock *ms = mrc_sk(sk);
+	u8 shutdown = READ_ONCE(sk->sk_shutdown);
+	enum mrc_rx_status st;
 	__poll_t mask = 0;
+	bool peer_done;
 
 	sock_poll_wait(file, sock, wait);
 	if (READ_ONCE(sk->sk_err))
 		mask |= EPOLLERR;
-	if (READ_ONCE(sk->sk_shutdown) & RCV_SHUTDOWN)
+	if (shutdown & RCV_SHUTDOWN)
 		mask |= EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
 
 	if (READ_ONCE(ms->state) == MRC_ST_LISTEN) {
@@ -913,22 +1041,27 @@ static __poll_t mrc_poll(struct file *file, struct socket *sock,
 	}
 
 	spin_lock_bh(&ms->lock);
+	st = mrc_rx_status(ms);
+	peer_done = mrc_peer_done(ms);
+	if (st != MRC_RX_WAIT)
+		mask |= EPOLLIN | EPOLLRDNORM;
 	switch (ms->state) {
 	case MRC_ST_ESTABLISHED:
 	case MRC_ST_TIME_WAIT:
-		if (mrc_input_msg_ready(ms) >= 0)
-			mask |= EPOLLIN | EPOLLRDNORM;
-		if (ms->peer_closed)
+		if (peer_done)
 			mask |= EPOLLRDHUP;
-		if (ms->state == MRC_ST_ESTABLISHED && !ms->close_queued &&
-		    sk_wmem_alloc_get(sk) < READ_ONCE(sk->sk_sndbuf))
+		if (ms->close_queued || (shutdown & SEND_SHUTDOWN))
+			mask |= EPOLLOUT | EPOLLWRNORM;	/* send() says EPIPE */
+		else if (ms->state == MRC_ST_ESTABLISHED &&
+			 sk_wmem_alloc_get(sk) < READ_ONCE(sk->sk_sndbuf))
 			mask |= EPOLLOUT | EPOLLWRNORM;
-		if (ms->peer_closed && ms->close_acked)
+		if (peer_done && ms->close_queued)
 			mask |= EPOLLHUP;
 		break;
 	case MRC_ST_CLOSED:
 		if (ms->txrec)	/* was connected or connecting: it is over */
-			mask |= EPOLLHUP | EPOLLIN | EPOLLRDNORM | EPOLLRDHUP;
+			mask |= EPOLLHUP | EPOLLIN | EPOLLRDNORM | EPOLLRDHUP |
+				EPOLLOUT | EPOLLWRNORM;
 		break;
 	}
 	spin_unlock_bh(&ms->lock);
@@ -954,16 +1087,12 @@ static int mrc_shutdown(struct socket *sock, int how)
 	}
 	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
 	if (how & SEND_SHUTDOWN) {
-		__skb_queue_head_init(&xq);
-		rcu_read_lock();
-		spin_lock_bh(&ms->lock);
+		mrc_conn_lock(ms, &xq);
 		if (ms->state == MRC_ST_ESTABLISHED) {
 			err = mrc_output_queue_close(ms);
 			mrc_output_push(ms, &xq);
 		}
-		spin_unlock_bh(&ms->lock);
-		mrc_xmit_list(sock_net(sk), &xq);
-		rcu_read_unlock();
+		mrc_conn_unlock(ms, &xq);
 	}
 	sk->sk_state_change(sk);
 out:
@@ -992,7 +1121,7 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	spin_lock_bh(&ms->lock);
 	info->state = ms->state;
 	info->closing = ms->close_queued | ms->close_acked << 1 |
-			ms->peer_closed << 2;
+			ms->peer_closed << 2 | mrc_peer_done(ms) << 3;
 	planes = ms->planes;
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
 		info->planes += !!(planes & BIT(plane));
@@ -1021,7 +1150,11 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->acks_tx = ms->stats.acks_tx;
 	info->acks_rx = ms->stats.acks_rx;
 	info->ce_rx = ms->stats.ce_rx;
+	info->rmem_alloc = atomic_read(&ms->sk.sk_rmem_alloc);
+	info->rmem_limit = ms->seg_size ? mrc_input_limit(ms) : 0;
+	info->max_msg = ms->max_msg;
 	spin_unlock_bh(&ms->lock);
+	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, sock_i_uid(&ms->sk));
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,
@@ -1045,23 +1178,33 @@ static int mrc_getsockopt(struct socket *sock, int level, int optname,
 	return 0;
 }
 
+/* A lingering close() may return: everything acknowledged, or over. */
+static bool mrc_close_done(struct mrc_sock *ms)
+{
+	return READ_ONCE(ms->close_acked) ||
+	       READ_ONCE(ms->state) != MRC_ST_ESTABLISHED;
+}
+
+/*
+ * close(): as TCP.  Unread messages or SO_LINGER 0 reset the connection;
+ * otherwise our queued messages go out, then our CLOSE, and the socket
+ * becomes an orphan that finishes the connection.  With SO_LINGER > 0
+ * close() waits until everything was acknowledged, and resets the
+ * connection if the linger time passes first.
+ */
 static int mrc_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 	struct mrc_sock *ms;
 	struct sk_buff_head xq;
+	bool linger = false;
+	long timeo = 0;
 
 	if (!sk)
 		return 0;
 	ms = mrc_sk(sk);
-	__skb_queue_head_init(&xq);
 
 	lock_sock(sk);
-	/*
-	 * Orphan first: from here on the packet paths treat the connection
-	 * as one nobody reads (an ACK of our CLOSE must see it).
-	 */
-	sock_orphan(sk);
 	if (ms->state == MRC_ST_LISTEN) {
 		WRITE_ONCE(ms->state, MRC_ST_CLOSED);
 		mrc_unbind(ms);
@@ -1069,31 +1212,53 @@ static int mrc_release(struct socket *sock)
 	}
 	mrc_unbind(ms);
 
-	rcu_read_lock();
-	spin_lock_bh(&ms->lock);
+	/*
+	 * From here on new data resets the connection (nobody will read
+	 * it).  The flag is set under the conn lock together with the check
+	 * for unread messages, so no message slips in between.
+	 */
+	mrc_conn_lock(ms, &xq);
+	sock_set_flag(sk, SOCK_DEAD);
 	switch (ms->state) {
 	case MRC_ST_REQ_SENT:
 		mrc_conn_abort(ms, 0, false, &xq);
 		break;
 	case MRC_ST_ESTABLISHED:
-		/* Abort like TCP: SO_LINGER 0, or unread messages left. */
 		if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
-		    !xa_empty(&ms->rx_msgs)) {
+		    !RB_EMPTY_ROOT(&ms->rx_msgs)) {
 			mrc_conn_abort(ms, 0, true, &xq);
 			break;
 		}
-		/* Orderly: queued messages go out, then our CLOSE. */
 		mrc_output_queue_close(ms);
 		mrc_output_push(ms, &xq);
-		/* An orphan lives at most the dead-peer time without news. */
-		if (!timer_pending(&ms->rto_timer))
-			mrc_conn_arm_rto(ms);
+		linger = sock_flag(sk, SOCK_LINGER);
 		break;
 	}
-	spin_unlock_bh(&ms->lock);
-	mrc_xmit_list(sock_net(sk), &xq);
-	rcu_read_unlock();
+	mrc_conn_unlock(ms, &xq);
 
+	if (linger) {
+		timeo = sk->sk_lingertime;
+		mrc_wait(sk, &timeo, mrc_close_done(ms));
+	}
+
+	mrc_conn_lock(ms, &xq);
+	if (linger && !timeo && !mrc_close_done(ms))
+		mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
+	if (ms->state == MRC_ST_ESTABLISHED) {
+		ms->orphan = true;
+		if (atomic_inc_return(&mrc_orphans) > READ_ONCE(mrc_max_orphans)) {
+			mrc_conn_abort(ms, 0, true, &xq);
+		} else {
+			/* The wait for the peer's CLOSE counts from now. */
+			if (ms->close_acked)
+				ms->close_acked_at = jiffies;
+			if (!timer_pending(&ms->rto_timer) || !ms->txw.in_flight)
+				mrc_conn_arm_rto(ms);
+		}
+	}
+	mrc_conn_unlock(ms, &xq);
+
+	sock_orphan(sk);
 	release_sock(sk);
 	sock->sk = NULL;
 	sock_put(sk);	/* a live connection keeps the table's reference */
@@ -1152,19 +1317,36 @@ static struct net_proto_family mrc_family_ops __ro_after_init = {
  */
 int mrc_af_init(void)
 {
+	unsigned long limit;
 	int err;
 
-	err = proto_register(&mrc_proto, 1);
+	if (!sysctl_mrc_mem[2]) {
+		/* As udp_mem: an eighth of the memory, pressure at 3/4 of it. */
+		limit = max(nr_free_buffer_pages() / 8, 128UL);
+		sysctl_mrc_mem[0] = limit / 4 * 3;
+		sysctl_mrc_mem[1] = limit;
+		sysctl_mrc_mem[2] = sysctl_mrc_mem[0] * 2;
+	}
+	err = percpu_counter_init(&mrc_sockets_allocated, 0, GFP_KERNEL);
 	if (err)
 		return err;
+	err = proto_register(&mrc_proto, 1);
+	if (err)
+		goto free_counter;
 	mrc_family_ops.family = mrc_params.family;
 	err = sock_register(&mrc_family_ops);
 	if (err) {
 		if (err == -EEXIST)
 			pr_err("address family %d is already registered by another protocol; load mrc with family=N naming a free slot\n",
 			       mrc_params.family);
-		proto_unregister(&mrc_proto);
+		goto unregister;
 	}
+	return 0;
+
+unregister:
+	proto_unregister(&mrc_proto);
+free_counter:
+	percpu_counter_destroy(&mrc_sockets_allocated);
 	return err;
 }
 
@@ -1175,4 +1357,5 @@ void mrc_af_exit(void)
 {
 	sock_unregister(mrc_params.family);
 	proto_unregister(&mrc_proto);
+	percpu_counter_destroy(&mrc_sockets_allocated);
 }

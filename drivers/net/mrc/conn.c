@@ -9,8 +9,23 @@
  * close() and the connection still delivers what was queued ("orphan").
  *
  * Timers: @rto_timer drives retransmission (handshake and data), the
- * dead-peer check and TIME_WAIT; @ack_timer bounds the delay of an ACK.
- * Both hold a socket reference while pending.
+ * dead-peer check, an orphan's deadlines and TIME_WAIT; @ack_timer bounds
+ * the delay of an ACK.  Both hold a socket reference while pending.
+ *
+ * The end of a connection: it reaches TIME_WAIT only when everything we
+ * sent, our CLOSE last, is acknowledged cumulatively (a SACK of the CLOSE
+ * alone leaves earlier data to retransmit) and everything the peer sent,
+ * its CLOSE last, has arrived.  Until then retransmissions flow both ways.
+ * TIME_WAIT re-acknowledges stragglers, then the connection leaves the
+ * table; the messages a reader has not taken yet stay readable until it
+ * takes them or closes the socket.
+ *
+ * Orphans (closed by their application while still finishing) are
+ * bounded in number (max_orphans: beyond it close() resets) and in
+ * lifetime: without progress (data acknowledged, credit opened) for the
+ * dead-peer time while sending, and orphan_fin_timeout_ms after
+ * everything was acknowledged while waiting for the peer's CLOSE; an ACK
+ * that acknowledges nothing extends neither.
  *
  * The device reference of a connection is dropped only after an RCU
  * grace period: packets are prepared and sent inside one RCU read-side
@@ -21,6 +36,7 @@
 
 #include <linux/random.h>
 
+#include "core/psn.h"
 #include "sock.h"
 #include "trace.h"
 
@@ -109,18 +125,30 @@ struct mrc_sock *mrc_conn_lookup(struct net *net, u32 id)
 
 /**
  * mrc_conn_set_dev() - the connection runs on @mdev from now on
- * @ms: the connection
+ * @ms: the connection (conn lock)
  * @mdev: the device
  *
+ * Fails once the device is being unregistered (mrc_dev_abort_conns() has
+ * started, or is about to start, ending its connections): a REQ or a
+ * connect() racing with the deletion must not attach a connection that
+ * nobody would end, pinning the device.
+ *
  * Context: RCU or RTNL keeps @mdev alive during the call.
+ * Return: true if attached.
  */
-void mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev)
+bool mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev)
 {
+	lockdep_assert_held(&ms->lock);
+	spin_lock(&mdev->conns_lock);
+	if (mdev->dead) {
+		spin_unlock(&mdev->conns_lock);
+		return false;
+	}
 	netdev_hold(mdev->dev, &ms->dev_tracker, GFP_ATOMIC);
-	ms->mdev = mdev;
-	spin_lock_bh(&mdev->conns_lock);
+	WRITE_ONCE(ms->mdev, mdev);
 	list_add_tail(&ms->dev_node, &mdev->conns);
-	spin_unlock_bh(&mdev->conns_lock);
+	spin_unlock(&mdev->conns_lock);
+	return true;
 }
 
 static void mrc_conn_put_dev_rcu(struct rcu_head *head)
@@ -136,8 +164,10 @@ static void mrc_conn_clear_dev(struct mrc_sock *ms)
 {
 	struct mrc_dev *mdev = ms->mdev;
 
+	lockdep_assert_held(&ms->lock);
 	if (!mdev)
 		return;
+	mrc_input_leave_dev(ms);
 	spin_lock(&mdev->conns_lock);
 	list_del_init(&ms->dev_node);
 	spin_unlock(&mdev->conns_lock);
@@ -172,6 +202,7 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
  */
 void mrc_conn_arm_ack(struct mrc_sock *ms)
 {
+	lockdep_assert_held(&ms->lock);
 	if (hrtimer_active(&ms->ack_timer))
 		return;
 	sock_hold(&ms->sk);
@@ -185,6 +216,7 @@ void mrc_conn_arm_ack(struct mrc_sock *ms)
  */
 void mrc_conn_stop_ack(struct mrc_sock *ms)
 {
+	lockdep_assert_held(&ms->lock);
 	if (hrtimer_try_to_cancel(&ms->ack_timer) == 1)
 		__sock_put(&ms->sk);
 }
@@ -198,22 +230,59 @@ void mrc_conn_arm_rto(struct mrc_sock *ms)
 	u32 us = mrc_rtt_rto(&ms->rtt, MRC_RTO_MIN_US, MRC_RTO_MAX_US,
 			     MRC_RTO_INIT_US, ms->backoff);
 
+	lockdep_assert_held(&ms->lock);
+	if (ms->orphan && ms->state == MRC_ST_ESTABLISHED && !ms->txw.in_flight &&
+	    !ms->txw.lost && skb_queue_empty(&ms->send_queue)) {
+		/* Nothing to retransmit: wake up at the orphan's deadline. */
+		sk_reset_timer(&ms->sk, &ms->rto_timer,
+			       mrc_conn_orphan_deadline(ms) + 1);
+		return;
+	}
 	sk_reset_timer(&ms->sk, &ms->rto_timer,
 		       jiffies + usecs_to_jiffies(us) + 1);
 }
 
-/* Finish a connection: no more packets, leave the table. conn lock. */
+/*
+ * Finish a connection: no more packets, leave the table.  Complete
+ * messages stay for a reader of an open socket (mrc_input_purge()).
+ */
 static void mrc_conn_finish(struct mrc_sock *ms)
 {
-	ms->state = MRC_ST_CLOSED;
+	lockdep_assert_held(&ms->lock);
+	mrc_set_state(ms, MRC_ST_CLOSED);
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
 	mrc_path_stop(ms);
 	mrc_conn_stop_ack(ms);
 	mrc_output_purge(ms);
-	mrc_input_purge(ms);
+	mrc_input_purge(ms, sock_flag(&ms->sk, SOCK_DEAD));
 	mrc_conn_clear_dev(ms);
 	mrc_conn_unhash(ms);
+	if (ms->orphan) {
+		ms->orphan = false;
+		atomic_dec(&mrc_orphans);
+	}
 	ms->sk.sk_state_change(&ms->sk);
+}
+
+/**
+ * mrc_conn_finished() - was every byte delivered, both ways?
+ * @ms: the connection (conn lock)
+ *
+ * True when the peer's data up to its CLOSE all arrived and all of ours
+ * before our CLOSE was acknowledged cumulatively: at most the
+ * acknowledgment of our CLOSE itself is missing.  A RESET or the device's
+ * deletion then ends the connection as finished, not as reset.
+ *
+ * Return: true if nothing can be lost any more.
+ */
+bool mrc_conn_finished(const struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	if (ms->state == MRC_ST_TIME_WAIT)
+		return true;
+	return ms->state == MRC_ST_ESTABLISHED && mrc_peer_done(ms) &&
+	       ms->close_queued && skb_queue_empty(&ms->send_queue) &&
+	       !mrc_psn_before(ms->txw.una, ms->close_psn);
 }
 
 /**
@@ -228,8 +297,14 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 {
 	struct mrc_sock *listener;
 
+	lockdep_assert_held(&ms->lock);
 	if (ms->state == MRC_ST_CLOSED)
 		return;
+	if (mrc_conn_finished(ms)) {
+		/* Nothing to lose: end quietly, as a finished connection. */
+		err = 0;
+		send_reset = false;
+	}
 	if (send_reset && ms->peer_id && ms->mdev)
 		mrc_send_reset(ms, err == ETIMEDOUT ? MRC_RESET_TIMEOUT :
 			       MRC_RESET_ABORT, xq);
@@ -251,21 +326,56 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 }
 
 /**
- * mrc_conn_maybe_done() - both ends closed and everything acknowledged?
+ * mrc_conn_own_acked() - note when everything we sent is acknowledged
  * @ms: the connection (conn lock)
  *
- * Then the connection waits in TIME_WAIT (re-acknowledging a straggling
- * CLOSE) for a while, and ends.
+ * Our CLOSE is the last PSN we send: once it is sent and the cumulative
+ * acknowledgment passed it, every byte of ours was delivered.
+ */
+void mrc_conn_own_acked(struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	if (ms->close_acked || !ms->close_queued ||
+	    !skb_queue_empty(&ms->send_queue) || ms->txw.una != ms->txw.nxt)
+		return;
+	WRITE_ONCE(ms->close_acked, true);
+	ms->close_acked_at = jiffies;
+	ms->sk.sk_state_change(&ms->sk);	/* a lingering close() waits for it */
+}
+
+/**
+ * mrc_conn_maybe_done() - both ends closed and everything delivered?
+ * @ms: the connection (conn lock)
+ *
+ * Everything of ours acknowledged cumulatively, everything of the peer's
+ * arrived: then the connection waits in TIME_WAIT (re-acknowledging
+ * stragglers) for a while, and ends.
  */
 void mrc_conn_maybe_done(struct mrc_sock *ms)
 {
+	lockdep_assert_held(&ms->lock);
 	if (ms->state != MRC_ST_ESTABLISHED || !ms->close_acked ||
-	    !ms->peer_closed)
+	    !mrc_peer_done(ms))
 		return;
-	ms->state = MRC_ST_TIME_WAIT;
+	mrc_set_state(ms, MRC_ST_TIME_WAIT);
 	sk_reset_timer(&ms->sk, &ms->rto_timer,
 		       jiffies + usecs_to_jiffies(2 * MRC_RTO_INIT_US));
 	ms->sk.sk_state_change(&ms->sk);
+}
+
+/**
+ * mrc_conn_orphan_deadline() - when an orphan with nothing in flight ends
+ * @ms: the orphan (conn lock)
+ *
+ * Return: jiffies: orphan_fin_timeout_ms after everything of ours was
+ * acknowledged, or the dead-peer time after the last progress.
+ */
+unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms)
+{
+	if (ms->close_acked)
+		return ms->close_acked_at +
+		       msecs_to_jiffies(READ_ONCE(mrc_orphan_fin_timeout_ms));
+	return ms->last_progress + msecs_to_jiffies(MRC_DEAD_PEER_MS);
 }
 
 /*
@@ -306,8 +416,8 @@ static void mrc_conn_rto(struct timer_list *t)
 	case MRC_ST_ESTABLISHED:
 		if (time_after(jiffies, ms->last_progress + dead) &&
 		    (ms->txw.in_flight || ms->txw.lost ||
-		     !skb_queue_empty(&ms->send_queue) || sock_flag(&ms->sk, SOCK_DEAD))) {
-			/* Nothing heard for the dead-peer time while we wait for it. */
+		     !skb_queue_empty(&ms->send_queue))) {
+			/* No news (an orphan: no progress) for the dead-peer time. */
 			mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
 			break;
 		}
@@ -315,15 +425,17 @@ static void mrc_conn_rto(struct timer_list *t)
 			/*
 			 * Persist: data waits for credit; a window update may
 			 * have been lost, so ask for one.  An orphan waiting for
-			 * its peer's CLOSE only keeps the dead-peer clock.
+			 * its peer's CLOSE waits until its deadline.
 			 */
 			if (!skb_queue_empty(&ms->send_queue)) {
 				mrc_send_probe(ms, &xq);
 				ms->backoff = min(ms->backoff + 1, 6U);
 				mrc_conn_arm_rto(ms);
-			} else if (sock_flag(&ms->sk, SOCK_DEAD)) {
-				sk_reset_timer(&ms->sk, &ms->rto_timer,
-					       ms->last_progress + dead + 1);
+			} else if (ms->orphan) {
+				if (time_after_eq(jiffies, mrc_conn_orphan_deadline(ms)))
+					mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
+				else
+					mrc_conn_arm_rto(ms);
 			}
 			break;
 		}
@@ -359,7 +471,6 @@ void mrc_conn_init(struct mrc_sock *ms)
 	INIT_LIST_HEAD(&ms->half_open_list);
 	INIT_LIST_HEAD(&ms->accept_node);
 	skb_queue_head_init(&ms->send_queue);
-	xa_init(&ms->rx_msgs);
 	timer_setup(&ms->rto_timer, mrc_conn_rto, 0);
 	hrtimer_init(&ms->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	ms->ack_timer.function = mrc_conn_ack_timer;
@@ -374,7 +485,8 @@ void mrc_conn_init(struct mrc_sock *ms)
 void mrc_conn_destroy(struct mrc_sock *ms)
 {
 	mrc_output_purge(ms);
-	mrc_input_purge(ms);
+	mrc_input_purge(ms, true);
+	sk_mem_reclaim_final(&ms->sk);
 	mrc_path_free(ms);
 	kvfree(ms->txrec);
 	kvfree(ms->txskb);
@@ -396,7 +508,10 @@ void mrc_dev_abort_conns(struct mrc_dev *mdev)
 	struct sk_buff_head xq;
 	struct mrc_sock *ms;
 
-	__skb_queue_head_init(&xq);
+	/* From now on no connection attaches (mrc_conn_set_dev()). */
+	spin_lock_bh(&mdev->conns_lock);
+	mdev->dead = true;
+	spin_unlock_bh(&mdev->conns_lock);
 	for (;;) {
 		spin_lock_bh(&mdev->conns_lock);
 		ms = list_first_entry_or_null(&mdev->conns, struct mrc_sock, dev_node);
@@ -406,16 +521,13 @@ void mrc_dev_abort_conns(struct mrc_dev *mdev)
 		if (!ms)
 			break;
 		/* The RESET picks a path and a rail: RCU, as in softirq. */
-		rcu_read_lock();
-		spin_lock_bh(&ms->lock);
+		mrc_conn_lock(ms, &xq);
 		if (ms->mdev == mdev) {
 			/* Tell the peer (the rails are still attached). */
 			mrc_conn_abort(ms, ENETDOWN, true, &xq);
 			mrc_conn_clear_dev(ms);
 		}
-		spin_unlock_bh(&ms->lock);
-		mrc_xmit_list(dev_net(mdev->dev), &xq);
-		rcu_read_unlock();
+		mrc_conn_unlock(ms, &xq);
 		sock_put(&ms->sk);
 	}
 }

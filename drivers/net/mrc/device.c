@@ -246,6 +246,7 @@ static int mrc_ndo_init(struct net_device *dev)
 	INIT_LIST_HEAD(&mdev->conns);
 	spin_lock_init(&mdev->conns_lock);
 	atomic_set(&mdev->half_open, 0);
+	atomic_long_set(&mdev->rmem, 0);
 	ratelimit_state_init(&mdev->reset_rl, HZ, MRC_RESET_REPLY_BURST);
 	ratelimit_set_flags(&mdev->reset_rl, RATELIMIT_MSG_ON_RELEASE);
 	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
@@ -267,6 +268,8 @@ static void mrc_ndo_uninit(struct net_device *dev)
 
 	ASSERT_RTNL();
 	mrc_dev_abort_conns(mdev);
+	/* Every connection left: nothing may still count against us. */
+	WARN_ON_ONCE(atomic_long_read(&mdev->rmem));
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		struct mrc_rail *rail = rtnl_dereference(mdev->rails[plane]);
 

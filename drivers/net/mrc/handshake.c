@@ -212,11 +212,10 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	req->dst_port = ms->peer.smrc_port;
 	req->src_port = ms->local.smrc_port;
 	req->isn = cpu_to_be32(ms->isn);
-	req->rwnd = cpu_to_be32(min_t(u32, MRC_WIN_PKTS / 2,
-				      mrc_input_limit(ms) / ms->rx_truesize));
+	req->rwnd = cpu_to_be32(mrc_input_initial_credit(ms));
 	req->max_payload = cpu_to_be16(ms->seg_size);
 	req->n_rails = n;
-	req->max_msg_size = cpu_to_be32(READ_ONCE(ms->mdev->max_msg_size));
+	req->max_msg_size = cpu_to_be32(ms->max_msg);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
 		struct mrc_wire_rail *wr;
@@ -236,18 +235,19 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	return skb;
 }
 
-/* What a received segment costs before we have seen one: generous. */
-static u32 mrc_rx_truesize_guess(u32 seg)
-{
-	return SKB_TRUESIZE(max_t(u32, 2 * PAGE_SIZE,
-				  seg + MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN));
-}
-
-/* Take the peer's rails, segment size, credit and isn from a REQ/ACCEPT. */
-static void mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
+/*
+ * Take the peer's rails, segment size, credit and isn from a REQ/ACCEPT.
+ * False if the peer cannot carry segments of at least min_seg_size bytes:
+ * the receive memory a connection may pin grows as segments shrink, so
+ * the smallest segment we accept is our setting, not the peer's.
+ */
+static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
 {
 	const struct mrc_wire_req *req = &pkt->u.req.req;
 	u32 i;
+
+	if (be16_to_cpu(req->max_payload) < READ_ONCE(mrc_min_seg_size))
+		return false;
 
 	memset(ms->prail, 0, sizeof(ms->prail));
 	for (i = 0; i < req->n_rails; i++) {
@@ -265,7 +265,7 @@ static void mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
 			memcpy(&er->addr, wr->addr, 16);
 		}
 	}
-	ms->peer_id = pkt->src_conn;
+	WRITE_ONCE(ms->peer_id, pkt->src_conn);
 	ms->peer_isn = be32_to_cpu(req->isn);
 	ms->rwnd_psn = ms->isn + min_t(u32, be32_to_cpu(req->rwnd), MRC_WIN_PKTS);
 	ms->seg_size = min_t(u32, ms->seg_size, be16_to_cpu(req->max_payload));
@@ -273,7 +273,10 @@ static void mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
 	mrc_rxwin_init(&ms->rxw, ms->peer_isn);
 	/* Until a packet arrives, ACKs name none (a PSN before the peer's). */
 	ms->ack_trig.psn = ms->peer_isn - 1;
-	ms->rx_truesize = mrc_rx_truesize_guess(ms->seg_size);
+	ms->rx_truesize = mrc_input_truesize(ms->seg_size);
+	/* The credit of our REQ/ACCEPT: enforced from now on. */
+	ms->rwnd_adv = ms->peer_isn + mrc_input_initial_credit(ms);
+	return true;
 }
 
 /* Scoreboard ring of the initial size. */
@@ -290,6 +293,26 @@ static int mrc_alloc_txwin(struct mrc_sock *ms, gfp_t gfp)
 	}
 	mrc_txwin_init(&ms->txw, ms->isn, ms->txrec, MRC_TXWIN_MIN);
 	return 0;
+}
+
+/**
+ * mrc_handshake_child_ready() - a half-open child heard from its client
+ * @ms: the child (conn lock), still in REQ_RCVD
+ *
+ * Gives it what only an established connection needs: the scoreboard and
+ * the paths.  Until now a spoofed REQ cost us the child's socket alone.
+ *
+ * Return: 0, -ENOMEM or -ENETUNREACH.
+ */
+int mrc_handshake_child_ready(struct mrc_sock *ms)
+{
+	int err;
+
+	lockdep_assert_held(&ms->lock);
+	err = mrc_alloc_txwin(ms, GFP_ATOMIC);
+	if (!err)
+		err = mrc_path_setup(ms, ms->mdev, GFP_ATOMIC);
+	return err;
 }
 
 /**
@@ -310,19 +333,23 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	u32 payload;
 
 	payload = mrc_fill_lrails(ms, mdev, family);
-	if (!ms->lrail[plane].family || payload < 64)
+	if (!ms->lrail[plane].family || payload < READ_ONCE(mrc_min_seg_size))
 		return -ENETUNREACH;
 	ms->isn = get_random_u32();
 	if (mrc_alloc_txwin(ms, GFP_ATOMIC))
 		return -ENOMEM;
 	ms->seg_size = payload;
-	ms->rx_truesize = mrc_rx_truesize_guess(payload);
+	ms->rx_truesize = mrc_input_truesize(payload);
+	ms->max_msg = READ_ONCE(mdev->max_msg_size);
 	ms->req_plane = plane;
 	ms->udp_port = READ_ONCE(mdev->udp_port);
-	mrc_conn_set_dev(ms, mdev);
 
 	spin_lock_bh(&ms->lock);
-	ms->state = MRC_ST_REQ_SENT;
+	if (!mrc_conn_set_dev(ms, mdev)) {
+		spin_unlock_bh(&ms->lock);
+		return -ENETUNREACH;
+	}
+	mrc_set_state(ms, MRC_ST_REQ_SENT);
 	ms->last_progress = jiffies;
 	mrc_conn_hash(ms);
 	skb = mrc_build_req(ms, MRC_PKT_REQ);
@@ -410,6 +437,7 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	int path;
 	u8 plane;
 
+	lockdep_assert_held(&ms->lock);
 	skb = mrc_xmit_alloc(ms, MRC_RESET_LEN);
 	if (!skb)
 		return;
@@ -497,6 +525,7 @@ static struct mrc_sock *mrc_find_half_open(struct mrc_sock *lis,
  * mrc_handshake_rcv() - a REQ arrived
  * @mdev: the device
  * @rail: the rail it came in on
+ * @plane: that rail's plane (read once by the caller)
  * @skb: the packet (consumed)
  * @pkt: its parsed header
  * @saddr: its source address
@@ -504,7 +533,7 @@ static struct mrc_sock *mrc_find_half_open(struct mrc_sock *lis,
  *
  * Context: softirq, RCU.
  */
-void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
+void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		       struct sk_buff *skb, struct mrc_pkt *pkt,
 		       const struct in6_addr *saddr,
 		       const struct in6_addr *daddr)
@@ -553,29 +582,45 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
 	child->local.smrc_addr = *daddr;
 	child->bound = true;
 	child->isn = get_random_u32();
-	child->req_plane = rail->plane;
+	child->req_plane = plane;
 	child->udp_port = READ_ONCE(mdev->udp_port);
+	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	payload = mrc_fill_lrails(child, mdev, mrc_addr_family(saddr));
 	child->seg_size = payload;
-	mrc_take_peer(child, pkt);
-	if (payload < 64 || !child->lrail[rail->plane].family ||
-	    !child->prail[rail->plane].family ||
-	    mrc_alloc_txwin(child, GFP_ATOMIC) ||
-	    mrc_path_setup(child, mdev, GFP_ATOMIC)) {
-		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt) ||
+	    !child->lrail[plane].family || !child->prail[plane].family) {
+		mrc_count_drop(mdev, rail, MRC_DROP_BAD_FIELD);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
-	mrc_conn_set_dev(child, mdev);
-	atomic_inc(&mdev->half_open);
 
+	/*
+	 * The child costs its socket and nothing else until the client
+	 * answers our ACCEPT: paths and the scoreboard come then
+	 * (mrc_conn_established()).  It joins the device and the listener
+	 * under its lock, so neither the device's deletion nor the
+	 * listener's close can see it half made, and it fails to join
+	 * either one that is already going away.
+	 */
 	spin_lock(&child->lock);
-	child->state = MRC_ST_REQ_RCVD;
+	if (!mrc_conn_set_dev(child, mdev)) {
+		spin_unlock(&child->lock);
+		mrc_count_drop(mdev, rail, MRC_DROP_STATE);
+		mrc_child_drop(lis, child);
+		goto out;
+	}
+	mrc_set_state(child, MRC_ST_REQ_RCVD);
+	atomic_inc(&mdev->half_open);
 	child->last_progress = jiffies;
 	mrc_conn_hash(child);
-	mrc_listener_add_half_open(lis, child);
-	mrc_send_accept(child, &xq);
-	mrc_conn_arm_rto(child);
+	if (!mrc_listener_add_half_open(lis, child)) {
+		/* The listener closed meanwhile: the client hears a RESET. */
+		mrc_count_drop(mdev, rail, MRC_DROP_NO_LISTENER);
+		mrc_conn_abort(child, 0, true, &xq);
+	} else {
+		mrc_send_accept(child, &xq);
+		mrc_conn_arm_rto(child);
+	}
 	spin_unlock(&child->lock);
 	mrc_xmit_list(dev_net(mdev->dev), &xq);
 	sock_put(&child->sk);	/* the table and the listener hold it now */
@@ -587,15 +632,19 @@ out:
  * mrc_handshake_accept() - the ACCEPT of our REQ arrived
  * @ms: the connection (conn lock)
  * @rail: the rail it came in on
+ * @plane: that rail's plane
  * @pkt: the packet
  * @xq: where the ACK completing the handshake is queued
  */
-void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail,
+void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq)
 {
+	int err;
+
+	lockdep_assert_held(&ms->lock);
 	if (ms->state == MRC_ST_ESTABLISHED && pkt->src_conn == ms->peer_id) {
 		/* Our completing ACK was lost: send another. */
-		ms->ack_trig_plane = rail->plane;
+		ms->ack_trig_plane = plane;
 		mrc_input_send_ack(ms, xq);
 		return;
 	}
@@ -603,16 +652,23 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail,
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
 		return;
 	}
-	mrc_take_peer(ms, pkt);
-	if (!ms->mdev || mrc_path_setup(ms, ms->mdev, GFP_ATOMIC)) {
-		mrc_conn_abort(ms, ENOMEM, true, xq);
+	if (!mrc_take_peer(ms, pkt)) {
+		/* Segments smaller than we accept: refuse the connection. */
+		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
+		mrc_conn_abort(ms, EPROTO, true, xq);
 		return;
 	}
-	ms->state = MRC_ST_ESTABLISHED;
+	err = mrc_path_setup(ms, ms->mdev, GFP_ATOMIC);
+	if (err) {
+		/* -ENETUNREACH: the rails share no plane. */
+		mrc_conn_abort(ms, -err, true, xq);
+		return;
+	}
+	mrc_set_state(ms, MRC_ST_ESTABLISHED);
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
-	ms->ack_trig_plane = rail->plane;
+	ms->ack_trig_plane = plane;
 	mrc_input_send_ack(ms, xq);
 	ms->sk.sk_state_change(&ms->sk);
 	mrc_output_push(ms, xq);

@@ -3,14 +3,24 @@
  * input.c - packets of a connection: DATA placed, ACKs sent and applied.
  *
  * DATA: the receive window says whether the PSN is new (spraying makes
- * holes normal; they fill).  A new segment is checked against its message
- * (aligned to the segment size, full-size unless last, within the message,
- * not overlapping another) and placed among the message's segments by
- * offset.  A message is complete when all its bytes are there; recvmsg()
- * returns messages in order of their ids.  Receive memory is charged to
- * the socket and bounded: the credit we advertise (rwnd_psn) never lets
- * the peer send more than fits in max(SO_RCVBUF, max-msg-size + one
- * window of segments).
+ * holes normal; they fill).  A PSN at or beyond the credit we advertised
+ * is dropped.  A new segment must lie exactly on its message's grid:
+ * at a multiple of the segment size, carrying the segment size or, for
+ * the message's last segment, exactly the rest (so no two segments
+ * overlap unless they are the same segment).  It is placed by offset in
+ * an rbtree (appending, the common case, is O(1)); a message is complete
+ * when all its bytes are there, and recvmsg() returns messages in order
+ * of their ids.
+ *
+ * Receive memory is charged per connection (sk_rmem_alloc, at most
+ * mrc_input_limit()), per device (mrc_dev_rmem_max) and to the protocol
+ * (mrc_proto's memory_allocated, under its sysctl limits).  Each PSN of
+ * credit is charged at most rx_truesize (a segment whose skb is bigger is
+ * copied into a compact one) plus its message's struct, and the credit
+ * only grows by what the free memory holds at that price: whatever the
+ * peer sends within it fits, and nothing beyond it is accepted.  Both the
+ * limit and the price derive from our settings (max-msg-size, SO_RCVBUF,
+ * the min_seg_size parameter), never from numbers in packets.
  *
  * ACKs: at least every MRC_ACK_EVERY packets, at once for a duplicate, a
  * CE mark, the end of a message or a CLOSE, otherwise within
@@ -22,6 +32,8 @@
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <net/netfilter/nf_conntrack.h>
 
 #include "core/psn.h"
 #include "sock.h"
@@ -35,46 +47,95 @@
  */
 void mrc_input_init(struct mrc_sock *ms)
 {
+	ms->rx_msgs = RB_ROOT;
+	ms->rx_last = NULL;
 	ms->rcv_msg_id = 0;
 	ms->peer_closed = false;
 }
 
 /**
- * mrc_input_limit() - receive memory a connection is meant to hold
+ * mrc_input_truesize() - memory one PSN of credit may cost
+ * @seg: the connection's segment size
+ *
+ * A generous truesize for a received segment (at least two pages, so
+ * drivers with page-sized receive buffers do not need copies); a segment
+ * whose skb is bigger is copied into a compact one before it is kept.
+ *
+ * Return: bytes.
+ */
+u32 mrc_input_truesize(u32 seg)
+{
+	u32 data = seg + MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN;
+
+	return SKB_TRUESIZE(max_t(u32, 2 * PAGE_SIZE, roundup_pow_of_two(data)));
+}
+
+/* What one PSN of credit costs at most: a segment and a message's struct. */
+static u32 mrc_input_psn_cost(const struct mrc_sock *ms)
+{
+	return ms->rx_truesize + sizeof(struct mrc_rx_msg);
+}
+
+/**
+ * mrc_input_limit() - receive memory a connection may hold
  * @ms: the connection
  *
- * Bytes of receive memory the connection may hold: SO_RCVBUF, but at
- * least one largest message (a message is only delivered whole) plus a
- * window's worth of segments, counted at their real truesize.  The hard
- * bound is twice this (see mrc_input_data()).
+ * SO_RCVBUF, but at least one largest message (a message is only
+ * delivered whole) plus 64 PSNs of reordering, at the price of
+ * mrc_input_psn_cost() per segment.  Every term is ours: max_msg is what
+ * we announced, seg_size is at least the min_seg_size parameter.
  *
- * Return: the limit in bytes.
+ * Return: the limit in bytes (at most INT_MAX / 2: sk_rmem_alloc is an
+ * int and twice the limit must not overflow).
  */
 u32 mrc_input_limit(const struct mrc_sock *ms)
 {
-	u32 msg = ms->mdev ? READ_ONCE(ms->mdev->max_msg_size) : 0;
-	u32 segs = msg / max(ms->seg_size, 1U) + 1;
+	u64 segs = ms->max_msg / max(ms->seg_size, 1U) + 1 + 64;
+	u64 limit = max_t(u64, READ_ONCE(ms->sk.sk_rcvbuf),
+			  segs * mrc_input_psn_cost(ms));
 
-	return max_t(u32, READ_ONCE(ms->sk.sk_rcvbuf),
-		     (segs + 64) * ms->rx_truesize);
+	return min_t(u64, limit, INT_MAX / 2);
 }
 
 /*
- * Our credit: the peer may send PSNs below this.  Every PSN may carry a
- * full segment, and a segment costs the largest truesize seen so far, so
- * whatever the peer sends within the credit fits: a slow reader stalls
- * the sender instead of making us drop.
+ * Our credit: the peer may send PSNs below this.  The PSNs between cum
+ * and high that arrived are already charged; each one that may still
+ * arrive is priced at mrc_input_psn_cost(), so everything sent within the
+ * credit fits in the limit: a slow reader stalls the sender instead of
+ * making us drop.
  */
 static u32 mrc_input_rwnd(const struct mrc_sock *ms)
 {
 	u32 used = atomic_read(&ms->sk.sk_rmem_alloc);
 	u32 limit = mrc_input_limit(ms);
-	u32 pkts = used < limit ? (limit - used) / ms->rx_truesize : 0;
-	u32 ahead = ms->rxw.high - ms->rxw.cum;
+	u32 pkts = used < limit ? (limit - used) / mrc_input_psn_cost(ms) : 0;
 
-	/* Packets between cum and high are already counted in @used. */
-	pkts = pkts + ahead;
-	return ms->rxw.cum + min_t(u32, pkts, MRC_WIN_PKTS);
+	pkts = min_t(u32, pkts + ms->rxw.count, MRC_WIN_PKTS);
+	return ms->rxw.cum + pkts;
+}
+
+/**
+ * mrc_input_initial_credit() - the credit of our REQ or ACCEPT, in packets
+ * @ms: the connection (its segment size and max_msg set)
+ *
+ * Fixed the first time it is asked for, so a retransmitted REQ and the
+ * credit we then enforce (@rwnd_adv) agree.
+ *
+ * Return: packets the peer may send from its isn before our first ACK.
+ */
+u32 mrc_input_initial_credit(struct mrc_sock *ms)
+{
+	if (!ms->rwnd_init)
+		ms->rwnd_init = clamp_t(u32, mrc_input_limit(ms) /
+					mrc_input_psn_cost(ms), 1, MRC_WIN_PKTS / 2);
+	return ms->rwnd_init;
+}
+
+/* Advertise @rwnd: from now on the peer may send below it. */
+static void mrc_input_advertise(struct mrc_sock *ms, u32 rwnd)
+{
+	if (mrc_psn_after(rwnd, ms->rwnd_adv))
+		ms->rwnd_adv = rwnd;
 }
 
 /* An ACK, or a NACK of @ms->ack_trig with @reason (enum mrc_nack_reason). */
@@ -85,12 +146,13 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	struct mrc_wire_hdr *h;
 	struct sk_buff *skb;
 	u64 bits[MRC_SACK_WORDS];
-	u32 cum, base, i;
+	u32 cum, base, i, rwnd;
 	s64 delay;
 	int path = -1;
 	u8 plane = ms->ack_trig_plane;
 	u16 ev;
 
+	lockdep_assert_held(&ms->lock);
 	mrc_conn_stop_ack(ms);
 	skb = mrc_xmit_alloc(ms, MRC_ACK_LEN);
 	if (!skb)
@@ -112,7 +174,10 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	a->trig_tx = ms->ack_trig.tx;
 	a->nack_reason = reason;
 	a->ce_count = cpu_to_be32(ms->ce_count);
-	a->rwnd_psn = cpu_to_be32(mrc_input_rwnd(ms));
+	/* Never less than we promised already: the credit does not shrink. */
+	rwnd = mrc_input_rwnd(ms);
+	mrc_input_advertise(ms, rwnd);
+	a->rwnd_psn = cpu_to_be32(ms->rwnd_adv);
 	delay = ktime_us_delta(ktime_get(), ms->ack_trig_at);
 	a->ack_delay_us = cpu_to_be32(delay > 0 ? min_t(s64, delay, U32_MAX) : 0);
 
@@ -130,13 +195,12 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	mrc_xmit_prepare(ms, skb, plane, ev);
 	__skb_queue_tail(xq, skb);
 	ms->ack_pending = 0;
-	ms->rwnd_adv = be32_to_cpu(a->rwnd_psn);
 	ms->stats.acks_tx++;
 }
 
 /**
  * mrc_input_send_ack() - acknowledge what arrived
- * @ms: the connection
+ * @ms: the connection (conn lock)
  * @xq: where the ACK is queued
  */
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
@@ -157,13 +221,13 @@ static bool mrc_input_trimmed(const struct mrc_sock *ms,
 	u32 off = be32_to_cpu(d->offset);
 
 	if (pkt->type != MRC_PKT_DATA || off >= msg_len || off % ms->seg_size ||
-	    msg_len > READ_ONCE(ms->mdev->max_msg_size))
+	    msg_len > ms->max_msg)
 		return false;
 	return pkt->payload_len < min(ms->seg_size, msg_len - off);
 }
 
 /* Remember @pkt as the trigger of the next ACK (or NACK). */
-static void mrc_input_trigger(struct mrc_sock *ms, struct mrc_rail *rail,
+static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
 			      const struct mrc_pkt *pkt, bool ce)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
@@ -173,52 +237,157 @@ static void mrc_input_trigger(struct mrc_sock *ms, struct mrc_rail *rail,
 	ms->ack_trig.tx = d->tx_count;
 	ms->ack_trig.ce = ce;
 	ms->ack_trig_at = ktime_get();
-	ms->ack_trig_plane = rail->plane;
+	ms->ack_trig_plane = plane;
 }
 
-/* Where segments of message @id are collected; created on first use. */
-static struct mrc_rx_msg *mrc_input_msg(struct mrc_sock *ms, u32 id, u32 len)
+/*
+ * Receive memory: per connection, per device, and the protocol's.  Only
+ * the connection lock protects sk_forward_alloc: every charge and every
+ * uncharge of receive memory happens under it.
+ */
+static bool mrc_input_charge(struct mrc_sock *ms, struct sk_buff *skb, u32 size)
 {
-	struct mrc_rx_msg *m = xa_load(&ms->rx_msgs, id);
+	struct sock *sk = &ms->sk;
+	struct mrc_dev *mdev = ms->mdev;
 
-	if (m)
-		return m->len == len ? m : ERR_PTR(-EINVAL);
-	m = kmalloc(sizeof(*m), GFP_ATOMIC);
-	if (!m)
-		return ERR_PTR(-ENOMEM);
-	m->len = len;
-	m->got = 0;
-	__skb_queue_head_init(&m->segs);
-	if (xa_err(xa_store(&ms->rx_msgs, id, m, GFP_ATOMIC))) {
-		kfree(m);
-		return ERR_PTR(-ENOMEM);
-	}
-	return m;
+	if (atomic_read(&sk->sk_rmem_alloc) + size > mrc_input_limit(ms) ||
+	    atomic_long_read(&mdev->rmem) + size > READ_ONCE(mrc_dev_rmem_max) ||
+	    !sk_rmem_schedule(sk, skb, size))
+		return false;
+	atomic_add(size, &sk->sk_rmem_alloc);
+	sk_mem_charge(sk, size);
+	atomic_long_add(size, &mdev->rmem);
+	return true;
 }
 
-/* Place a checked segment; false if it overlaps one already there. */
+static void mrc_input_uncharge(struct mrc_sock *ms, u32 size)
+{
+	struct sock *sk = &ms->sk;
+
+	atomic_sub(size, &sk->sk_rmem_alloc);
+	sk_mem_uncharge(sk, size);
+	if (ms->mdev)
+		atomic_long_sub(size, &ms->mdev->rmem);
+}
+
+/**
+ * mrc_input_leave_dev() - the connection leaves its device
+ * @ms: the connection (conn lock), @mdev still set
+ *
+ * What it still holds (messages a reader has not taken) stops counting
+ * against the device; the socket and the protocol keep it charged.
+ */
+void mrc_input_leave_dev(struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	atomic_long_sub(atomic_read(&ms->sk.sk_rmem_alloc), &ms->mdev->rmem);
+}
+
+/* Message @id, or NULL.  Ids in the tree are within 2^20 of rcv_msg_id. */
+static struct mrc_rx_msg *mrc_input_find(struct mrc_sock *ms, u32 id)
+{
+	struct rb_node *n = ms->rx_msgs.rb_node;
+
+	if (ms->rx_last && ms->rx_last->id == id)
+		return ms->rx_last;
+	while (n) {
+		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
+		s32 d = id - m->id;
+
+		if (!d)
+			return m;
+		n = d < 0 ? n->rb_left : n->rb_right;
+	}
+	return NULL;
+}
+
+/* Insert the new message @m (no message with its id exists). */
+static void mrc_input_insert(struct mrc_sock *ms, struct mrc_rx_msg *m)
+{
+	struct rb_node **p = &ms->rx_msgs.rb_node, *parent = NULL;
+
+	while (*p) {
+		struct mrc_rx_msg *o = rb_entry(*p, struct mrc_rx_msg, node);
+
+		parent = *p;
+		p = (s32)(m->id - o->id) < 0 ? &parent->rb_left : &parent->rb_right;
+	}
+	rb_link_node(&m->node, parent, p);
+	rb_insert_color(&m->node, &ms->rx_msgs);
+}
+
+/*
+ * Place a checked segment of @m; false if the segment is already there.
+ * Segments lie on the grid, so the same offset is the only overlap.
+ */
 static bool mrc_input_place(struct mrc_rx_msg *m, struct sk_buff *skb)
 {
+	struct rb_node **p = &m->segs.rb_node, *parent = NULL;
 	u32 off = MRC_SKB_CB(skb)->offset;
-	struct sk_buff *p;
 
-	/* Sprayed segments come roughly in order: search from the tail. */
-	skb_queue_reverse_walk(&m->segs, p) {
-		if (MRC_SKB_CB(p)->offset == off)
-			return false;
-		if (MRC_SKB_CB(p)->offset < off) {
-			__skb_queue_after(&m->segs, p, skb);
-			goto placed;
+	if (!m->last || MRC_SKB_CB(m->last)->offset < off) {
+		/* Beyond every segment so far: the right child of the last. */
+		if (m->last) {
+			parent = &m->last->rbnode;
+			p = &parent->rb_right;
+		}
+		m->last = skb;
+	} else {
+		while (*p) {
+			u32 o = MRC_SKB_CB(rb_to_skb(*p))->offset;
+
+			if (o == off)
+				return false;
+			parent = *p;
+			p = off < o ? &parent->rb_left : &parent->rb_right;
 		}
 	}
-	__skb_queue_head(&m->segs, skb);
-placed:
+	rb_link_node(&skb->rbnode, parent, p);
+	rb_insert_color(&skb->rbnode, &m->segs);
 	m->got += MRC_SKB_CB(skb)->len;
 	return true;
 }
 
+/*
+ * Is (@off, @len) exactly a segment of a @msg_len-byte message cut into
+ * @seg-byte segments?
+ */
+static bool mrc_input_on_grid(u32 seg, u32 msg_len, u32 off, u32 len)
+{
+	return off < msg_len && !(off % seg) && len == min(seg, msg_len - off);
+}
+
+/*
+ * The skb of a segment we keep: no headers, no route, no conntrack entry,
+ * no owner, and not bigger than the credit priced it (else a compact
+ * copy).  NULL when out of memory (@skb is freed then).
+ */
+static struct sk_buff *mrc_input_keep(struct mrc_sock *ms, struct sk_buff *skb,
+				      const struct mrc_pkt *pkt, u32 len)
+{
+	struct sk_buff *c = NULL;
+
+	__skb_pull(skb, pkt->hdr_len);
+	if (skb->len != len && pskb_trim(skb, len))
+		goto free;
+	skb_orphan(skb);
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	if (skb->truesize <= ms->rx_truesize)
+		return skb;
+	c = alloc_skb(len, GFP_ATOMIC);
+	if (c && skb_copy_bits(skb, 0, skb_put(c, len), len)) {
+		kfree_skb(c);
+		c = NULL;
+	}
+free:
+	kfree_skb(skb);
+	return c;
+}
+
+/* A new DATA segment. On MRC_DROP_NONE the skb was kept (*@skbp). */
 static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
-					   struct sk_buff *skb,
+					   struct sk_buff **skbp,
 					   const struct mrc_pkt *pkt)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
@@ -226,45 +395,80 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 	u32 msg_len = be32_to_cpu(d->msg_len);
 	u32 off = be32_to_cpu(d->offset);
 	u32 len = pkt->payload_len;
-	struct mrc_rx_msg *m;
+	struct mrc_rx_msg *m, *new = NULL;
+	struct sk_buff *skb;
+	u32 cost;
 
-	if (msg_len > READ_ONCE(ms->mdev->max_msg_size))
+	if (msg_len > ms->max_msg)
 		return MRC_DROP_MSG_TOO_BIG;
-	if (off % ms->seg_size || (len != ms->seg_size && off + len != msg_len) ||
+	if (!mrc_input_on_grid(ms->seg_size, msg_len, off, len) ||
 	    msg_id - ms->rcv_msg_id >= MRC_MSG_ID_WINDOW ||
 	    (ms->peer_closed && msg_id - ms->rcv_msg_id >= ms->peer_msgs - ms->rcv_msg_id))
 		return MRC_DROP_BAD_DATA;
-	if (skb->truesize > ms->rx_truesize)
-		ms->rx_truesize = skb->truesize;
-	/*
-	 * The credit was computed with the truesize known then; what was
-	 * sent within it is accepted up to twice the limit (the hard bound),
-	 * so an underestimate never turns into drops.
-	 */
-	if (atomic_read(&ms->sk.sk_rmem_alloc) + skb->truesize >
-	    2 * mrc_input_limit(ms))
-		return MRC_DROP_NO_BUFFER;
-	m = mrc_input_msg(ms, msg_id, msg_len);
-	if (IS_ERR(m))
-		return PTR_ERR(m) == -ENOMEM ? MRC_DROP_NO_BUFFER : MRC_DROP_BAD_DATA;
+	m = mrc_input_find(ms, msg_id);
+	if (m && m->len != msg_len)
+		return MRC_DROP_BAD_DATA;
+	if (!m) {
+		new = kmalloc(sizeof(*new), GFP_ATOMIC);
+		if (!new)
+			return MRC_DROP_NO_BUFFER;
+		new->id = msg_id;
+		new->len = msg_len;
+		new->got = 0;
+		new->charged = sizeof(*new);
+		new->segs = RB_ROOT;
+		new->last = NULL;
+		m = new;
+	}
 
-	__skb_pull(skb, pkt->hdr_len);
-	if (skb->len != len)
-		pskb_trim(skb, len);
+	skb = mrc_input_keep(ms, *skbp, pkt, len);
+	*skbp = skb;
+	cost = (skb ? skb->truesize : 0) + (new ? new->charged : 0);
+	if (!skb || !mrc_input_charge(ms, skb, cost)) {
+		kfree(new);
+		return MRC_DROP_NO_BUFFER;
+	}
 	MRC_SKB_CB(skb)->offset = off;
 	MRC_SKB_CB(skb)->len = len;
 	MRC_SKB_CB(skb)->msg_id = msg_id;
 	MRC_SKB_CB(skb)->msg_len = msg_len;
-	if (!mrc_input_place(m, skb))
+	if (!mrc_input_place(m, skb)) {
+		/* A PSN the window saw as new, at a place taken: bogus. */
+		mrc_input_uncharge(ms, cost);
+		kfree(new);
 		return MRC_DROP_BAD_DATA;
-	skb_set_owner_r(skb, &ms->sk);
+	}
+	m->charged += skb->truesize;
+	if (new)
+		mrc_input_insert(ms, new);
+	ms->rx_last = m;
 	if (m->got == m->len && msg_id == ms->rcv_msg_id)
 		ms->sk.sk_data_ready(&ms->sk);
 	return MRC_DROP_NONE;
 }
 
+/*
+ * The peer's CLOSE (PSN @psn) arrived, maybe ahead of its last data.  It
+ * counts the messages the peer sent: not fewer than we have seen.
+ */
+static bool mrc_input_close(struct mrc_sock *ms, const struct mrc_pkt *pkt,
+			    u32 psn)
+{
+	u32 msgs = be32_to_cpu(pkt->u.data.msg_id);
+	struct rb_node *last = rb_last(&ms->rx_msgs);
+
+	if (msgs - ms->rcv_msg_id >= MRC_MSG_ID_WINDOW ||
+	    (last && msgs - rb_entry(last, struct mrc_rx_msg, node)->id - 1 >=
+	     MRC_MSG_ID_WINDOW))
+		return false;
+	ms->peer_closed = true;
+	ms->peer_msgs = msgs;
+	ms->peer_close_psn = psn;
+	return true;
+}
+
 /* DATA or CLOSE. Returns true if @skb was kept. */
-static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
+static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct sk_buff *skb, const struct mrc_pkt *pkt,
 			  bool ce, struct sk_buff_head *xq)
 {
@@ -272,9 +476,14 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 	u32 psn = be32_to_cpu(d->psn);
 	enum mrc_drop_reason reason;
 	bool now = pkt->flags & MRC_F_DATA_ACK_NOW;
+	bool was_done = mrc_peer_done(ms);
 	bool kept = false;
+	enum mrc_rx_verdict v;
 
-	switch (mrc_rxwin_check(&ms->rxw, psn)) {
+	v = mrc_rxwin_check(&ms->rxw, psn);
+	if (v == MRC_RX_NEW && !mrc_psn_before(psn, ms->rwnd_adv))
+		v = MRC_RX_AHEAD;	/* beyond the credit we gave */
+	switch (v) {
 	case MRC_RX_AHEAD:
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_OUT_OF_WINDOW);
 		return false;
@@ -284,6 +493,15 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 		now = true;	/* our ACK may have been lost */
 		break;
 	case MRC_RX_NEW:
+		if (pkt->type == MRC_PKT_DATA && sock_flag(&ms->sk, SOCK_DEAD)) {
+			/*
+			 * New data for a socket nobody will ever read again
+			 * (as TCP: duplicates are only acknowledged).
+			 */
+			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+			mrc_conn_abort(ms, 0, true, xq);
+			return false;
+		}
 		if (mrc_input_trimmed(ms, pkt)) {
 			/*
 			 * Congestion on its path: NACK it at once, so that
@@ -291,20 +509,23 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 			 * One small packet per packet received.
 			 */
 			mrc_count_drop(ms->mdev, rail, MRC_DROP_TRIMMED);
-			mrc_input_trigger(ms, rail, pkt, ce);
+			mrc_input_trigger(ms, plane, pkt, ce);
 			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
 			return false;
 		}
 		if (pkt->type == MRC_PKT_CLOSE) {
-			ms->peer_closed = true;
-			ms->peer_msgs = be32_to_cpu(d->msg_id);
-			now = true;
-			ms->sk.sk_data_ready(&ms->sk);
-		} else {
-			reason = mrc_input_data(ms, skb, pkt);
-			if (reason) {
-				mrc_count_drop(ms->mdev, rail, reason);
+			if (!mrc_input_close(ms, pkt, psn)) {
+				mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_DATA);
 				return false;
+			}
+			now = true;
+		} else {
+			reason = mrc_input_data(ms, &skb, pkt);
+			if (reason) {
+				if (skb)
+					consume_skb(skb);
+				mrc_count_drop(ms->mdev, rail, reason);
+				return true;	/* consumed here */
 			}
 			kept = true;
 		}
@@ -318,23 +539,26 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail,
 		break;
 	}
 	ms->ack_pending++;
-	mrc_input_trigger(ms, rail, pkt, ce);
+	mrc_input_trigger(ms, plane, pkt, ce);
 	if (now || ms->ack_pending >= MRC_ACK_EVERY)
 		mrc_input_send_ack(ms, xq);
 	else
 		mrc_conn_arm_ack(ms);
-	if (pkt->type == MRC_PKT_CLOSE)
+	if (!was_done && mrc_peer_done(ms)) {
+		/* Every message the peer sent is here: EOF after them. */
+		ms->sk.sk_data_ready(&ms->sk);
 		mrc_conn_maybe_done(ms);
+	}
 	return kept;
 }
 
 /* A path probe: echo it on the plane and EV it came on. */
-static void mrc_input_probe_ack(struct mrc_sock *ms, struct mrc_rail *rail,
+static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 				const struct mrc_wire_probe *probe,
 				struct sk_buff_head *xq)
 {
-	if (ms->prail[rail->plane].family)
-		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, probe, rail->plane, xq);
+	if (ms->prail[plane].family)
+		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, probe, plane, xq);
 }
 
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
@@ -344,7 +568,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	struct mrc_ack_result res;
 	struct mrc_ack_info a;
 	u32 rwnd, rtt, reo, i;
-	bool trimmed;
+	bool trimmed, progress = false;
 
 	a.cum = be32_to_cpu(wa->cum_psn);
 	a.base = be32_to_cpu(wa->sack_base);
@@ -361,12 +585,23 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 		return;
 	}
 	ms->stats.acks_rx++;
-	/* Any valid ACK shows the peer alive (the dead-peer clock). */
-	ms->last_progress = jiffies;
 	rwnd = be32_to_cpu(wa->rwnd_psn);
 	if (mrc_psn_after(rwnd, ms->rwnd_psn) &&
-	    rwnd - ms->txw.una <= MRC_WIN_PKTS)
+	    rwnd - ms->txw.una <= MRC_WIN_PKTS) {
 		ms->rwnd_psn = rwnd;
+		progress = true;
+	}
+	/*
+	 * The dead-peer clock: while we own a socket, any valid ACK shows the
+	 * peer alive (a slow reader keeps its credit shut as long as it
+	 * likes).  An orphan needs progress: data acknowledged or credit
+	 * opened (which cannot go on without acknowledgments: the credit
+	 * stays within a window of the oldest unacknowledged PSN).
+	 */
+	if (res.acked_pkts)
+		progress = true;
+	if (progress || !sock_flag(&ms->sk, SOCK_DEAD))
+		ms->last_progress = jiffies;
 	if (res.rtt_us)
 		mrc_rtt_sample(&ms->rtt, res.rtt_us);
 	/*
@@ -391,47 +626,68 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, mrc_now_us(), rtt, reo,
 			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
+	mrc_conn_own_acked(ms);
 	/*
 	 * Nothing outstanding and nothing waiting for credit: no timer,
-	 * except that an orphan keeps the dead-peer clock running.
+	 * except that an orphan keeps its clock running (mrc_conn_rto()).
 	 */
 	if (!ms->txw.in_flight && !ms->txw.lost &&
 	    skb_queue_empty(&ms->send_queue)) {
-		if (sock_flag(&ms->sk, SOCK_DEAD))
-			sk_reset_timer(&ms->sk, &ms->rto_timer, ms->last_progress +
-				       msecs_to_jiffies(MRC_DEAD_PEER_MS) + 1);
+		if (ms->orphan)
+			mrc_conn_arm_rto(ms);
 		else
 			sk_stop_timer(&ms->sk, &ms->rto_timer);
 	} else if (res.acked_pkts || !timer_pending(&ms->rto_timer)) {
 		mrc_conn_arm_rto(ms);
 	}
-	if (ms->close_acked)
-		mrc_conn_maybe_done(ms);
+	mrc_conn_maybe_done(ms);
+}
+
+/*
+ * A RESET from the peer.  A connection whose every byte was delivered
+ * both ways (only our CLOSE's acknowledgment is missing: the peer forgot
+ * the connection after its TIME_WAIT) ends as finished, not reset.
+ */
+static void mrc_input_reset(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	switch (ms->state) {
+	case MRC_ST_REQ_SENT:
+		mrc_conn_abort(ms, ECONNREFUSED, false, xq);
+		break;
+	case MRC_ST_TIME_WAIT:
+		break;	/* finished: nothing to reset */
+	default:
+		if (mrc_conn_finished(ms))
+			mrc_conn_abort(ms, 0, false, xq);
+		else
+			mrc_conn_abort(ms, ECONNRESET, false, xq);
+		break;
+	}
 }
 
 /**
  * mrc_input() - a packet for this connection arrived
  * @ms: the connection (conn lock)
  * @rail: the rail it came in on
+ * @plane: that rail's plane (read once by the caller)
  * @skb: the packet, data at the mrc header (consumed)
  * @pkt: its parsed headers
  * @ce: the IP header carried CE
  * @xq: where replies are queued
  */
-void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
-	       struct mrc_pkt *pkt, bool ce, struct sk_buff_head *xq)
+void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
+	       struct sk_buff_head *xq)
 {
 	bool kept = false;
 
+	lockdep_assert_held(&ms->lock);
 	switch (pkt->type) {
 	case MRC_PKT_ACCEPT:
-		mrc_handshake_accept(ms, rail, pkt, xq);
+		mrc_handshake_accept(ms, rail, plane, pkt, xq);
 		break;
 	case MRC_PKT_RESET:
-		if (ms->state == MRC_ST_REQ_SENT)
-			mrc_conn_abort(ms, ECONNREFUSED, false, xq);
-		else
-			mrc_conn_abort(ms, ECONNRESET, false, xq);
+		mrc_input_reset(ms, xq);
 		break;
 	case MRC_PKT_DATA:
 	case MRC_PKT_CLOSE:
@@ -439,9 +695,12 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
 	case MRC_PKT_NACK:
 		if (ms->state == MRC_ST_REQ_RCVD)
 			mrc_conn_established(ms, xq);
-		if (ms->state == MRC_ST_TIME_WAIT && pkt->type == MRC_PKT_CLOSE) {
-			/* A straggling CLOSE: our ACK was lost. */
-			ms->ack_trig_plane = rail->plane;
+		if (ms->state == MRC_ST_TIME_WAIT &&
+		    (pkt->type == MRC_PKT_DATA || pkt->type == MRC_PKT_CLOSE)) {
+			/* A straggler: our ACK of it was lost. */
+			mrc_count_drop(ms->mdev, rail, MRC_DROP_DUPLICATE);
+			ms->stats.rx_dups++;
+			ms->ack_trig_plane = plane;
 			mrc_input_send_ack(ms, xq);
 			break;
 		}
@@ -451,21 +710,18 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
 		}
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK)
 			mrc_input_ack(ms, rail, pkt, xq);
-		else if (sock_flag(&ms->sk, SOCK_DEAD) && pkt->type == MRC_PKT_DATA)
-			/* Nobody will ever read it. */
-			mrc_conn_abort(ms, 0, true, xq);
 		else
-			kept = mrc_input_seg(ms, rail, skb, pkt, ce, xq);
+			kept = mrc_input_seg(ms, rail, plane, skb, pkt, ce, xq);
 		break;
 	case MRC_PKT_PROBE:
 		if (ms->state != MRC_ST_ESTABLISHED)
 			break;
 		if (!pkt->u.probe.seq) {
 			/* A window probe: answer with our current credit. */
-			ms->ack_trig_plane = rail->plane;
+			ms->ack_trig_plane = plane;
 			mrc_input_send_ack(ms, xq);
 		} else {
-			mrc_input_probe_ack(ms, rail, &pkt->u.probe, xq);
+			mrc_input_probe_ack(ms, plane, &pkt->u.probe, xq);
 		}
 		break;
 	case MRC_PKT_PROBE_ACK:
@@ -481,96 +737,109 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
 }
 
 /**
- * mrc_input_msg_ready() - can recvmsg() return something?
- * @ms: the connection
+ * mrc_input_next_msg() - the next message for recvmsg(), if complete
+ * @ms: the connection (conn lock)
  *
- * Return: the length of the next message if it is complete, 0 if the
- * peer closed and everything was delivered, -EAGAIN otherwise.
+ * Return: the message with id @rcv_msg_id if all its bytes are here,
+ * else NULL.
  */
-int mrc_input_msg_ready(struct mrc_sock *ms)
+struct mrc_rx_msg *mrc_input_next_msg(struct mrc_sock *ms)
 {
-	struct mrc_rx_msg *m = xa_load(&ms->rx_msgs, ms->rcv_msg_id);
+	struct rb_node *n = rb_first(&ms->rx_msgs);
+	struct mrc_rx_msg *m = n ? rb_entry(n, struct mrc_rx_msg, node) : NULL;
 
-	if (m && m->got == m->len)
-		return m->len;
-	if (ms->peer_closed && ms->rcv_msg_id == ms->peer_msgs)
-		return 0;
-	return -EAGAIN;
+	lockdep_assert_held(&ms->lock);
+	if (m && m->id == ms->rcv_msg_id && m->got == m->len)
+		return m;
+	return NULL;
 }
 
 /**
- * mrc_input_take_msg() - remove the next (complete) message
- * @ms: the connection
+ * mrc_input_unlink_msg() - hand the next message over to the reader
+ * @ms: the connection (conn lock)
+ * @m: from mrc_input_next_msg()
  *
- * Return: the message; the caller copies it out and frees it with
- * mrc_input_free_msg() outside the conn lock.
+ * The message leaves the connection and its memory is uncharged; the
+ * reader copies it out and frees it with mrc_input_free_msg() without
+ * the lock.
  */
-struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms)
+void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m)
 {
-	struct mrc_rx_msg *m = xa_erase(&ms->rx_msgs, ms->rcv_msg_id);
-
-	if (m) {
-		ms->rcv_msg_id++;
-		ms->stats.rx_msgs++;
-		ms->stats.rx_bytes += m->len;
-	}
-	return m;
+	lockdep_assert_held(&ms->lock);
+	rb_erase(&m->node, &ms->rx_msgs);
+	if (ms->rx_last == m)
+		ms->rx_last = NULL;
+	mrc_input_uncharge(ms, m->charged);
+	ms->rcv_msg_id++;
+	ms->stats.rx_msgs++;
+	ms->stats.rx_bytes += m->len;
 }
 
 /**
  * mrc_input_free_msg() - free a message and its segments
- * @m: the message
+ * @m: the message, unlinked and uncharged
  */
 void mrc_input_free_msg(struct mrc_rx_msg *m)
 {
-	__skb_queue_purge(&m->segs);
+	struct sk_buff *skb, *next;
+
+	/* Post-order: no rebalancing on the way (skb_rbtree_purge() is not exported). */
+	rbtree_postorder_for_each_entry_safe(skb, next, &m->segs, rbnode) {
+		memset(&skb->rbnode, 0, sizeof(skb->rbnode));	/* next, prev, dev */
+		kfree_skb(skb);
+	}
 	kfree(m);
 }
 
 /**
- * mrc_input_purge() - drop everything received and not delivered
- * @ms: the connection
+ * mrc_input_purge() - drop received messages
+ * @ms: the connection (conn lock, or unreachable)
+ * @all: every message; else only those recvmsg() can never return (from
+ *	the first incomplete one on): complete messages stay readable until
+ *	the application reads them or closes the socket
  */
-void mrc_input_purge(struct mrc_sock *ms)
+void mrc_input_purge(struct mrc_sock *ms, bool all)
 {
-	struct mrc_rx_msg *m;
-	unsigned long id;
+	struct rb_node *n = rb_first(&ms->rx_msgs);
+	u32 id = ms->rcv_msg_id;
 
-	xa_for_each(&ms->rx_msgs, id, m) {
-		xa_erase(&ms->rx_msgs, id);
+	/* Keep the deliverable prefix. */
+	while (!all && n) {
+		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
+
+		if (m->id != id || m->got != m->len)
+			break;
+		id++;
+		n = rb_next(n);
+	}
+	while (n) {
+		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
+
+		n = rb_next(n);
+		rb_erase(&m->node, &ms->rx_msgs);
+		mrc_input_uncharge(ms, m->charged);
 		mrc_input_free_msg(m);
 	}
+	ms->rx_last = NULL;
 }
 
 /**
  * mrc_input_window_update() - the reader freed memory: tell the peer
- * @ms: the connection
+ * @ms: the connection (conn lock)
  * @xq: where an ACK is queued
- * @old_rwnd: unused (the last advertised credit is what counts)
  *
  * Sends an ACK when the credit grew past what we last advertised by a
  * quarter of what is now open, so a sender stalled by a slow reader
  * resumes without an ACK per read.
  */
-void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq,
-			     u32 old_rwnd)
+void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
 	u32 rwnd = mrc_input_rwnd(ms);
 	s32 grown = mrc_psn_diff(rwnd, ms->rwnd_adv);
 	s32 open = mrc_psn_diff(rwnd, ms->rxw.high);
 
+	lockdep_assert_held(&ms->lock);
 	if (ms->state == MRC_ST_ESTABLISHED && grown > 0 &&
 	    grown >= max_t(s32, open / 4, 1))
 		mrc_input_send_ack(ms, xq);
-}
-
-/**
- * mrc_input_rwnd_now() - the credit we would advertise now
- * @ms: the connection
- *
- * Return: rwnd_psn.
- */
-u32 mrc_input_rwnd_now(struct mrc_sock *ms)
-{
-	return mrc_input_rwnd(ms);
 }

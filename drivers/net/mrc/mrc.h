@@ -151,7 +151,10 @@ struct mrc_rail {
  * @stats: per-CPU counters of the device as a whole
  * @udp: the UDP sockets of @udp_port; written under RTNL, read under RCU
  * @conns: connections running on the device; @conns_lock
- * @conns_lock: protects @conns
+ * @conns_lock: protects @conns and @dead
+ * @dead: being unregistered: no connection may attach any more
+ * @rmem: receive memory held by the device's connections, bytes (atomic;
+ *	at most the dev_rmem_max parameter)
  * @half_open: connections in REQ_RCVD on the device (atomic)
  * @evs_per_plane: paths per plane of new connections; RTNL, READ_ONCE()
  * @spray: path choice policy of new connections; RTNL, READ_ONCE()
@@ -171,6 +174,8 @@ struct mrc_dev {
 	struct mrc_udp_port __rcu *udp;
 	struct list_head conns;
 	spinlock_t conns_lock; /* see above */
+	bool dead;
+	atomic_long_t rmem;
 	atomic_t half_open;
 	u32 evs_per_plane;
 	const struct mrc_spray_ops *spray;

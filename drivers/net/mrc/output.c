@@ -105,13 +105,10 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 		__skb_queue_tail(&segs, skb);
 	}
 
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	spin_lock_bh(&ms->lock);
+	mrc_conn_lock(ms, &xq);
 	if (ms->state != MRC_ST_ESTABLISHED || ms->close_queued) {
 		err = ms->sk.sk_err ? -ms->sk.sk_err : -EPIPE;
-		spin_unlock_bh(&ms->lock);
-		rcu_read_unlock();
+		mrc_conn_unlock(ms, &xq);
 		__skb_queue_purge(&segs);
 		return err;
 	}
@@ -122,9 +119,7 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 	ms->stats.tx_bytes += len;
 	skb_queue_splice_tail_init(&segs, &ms->send_queue);
 	mrc_output_push(ms, &xq);
-	spin_unlock_bh(&ms->lock);
-	mrc_xmit_list(sock_net(&ms->sk), &xq);
-	rcu_read_unlock();
+	mrc_conn_unlock(ms, &xq);
 	return 0;
 
 fail:
@@ -145,6 +140,7 @@ int mrc_output_queue_close(struct mrc_sock *ms)
 {
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&ms->lock);
 	if (ms->close_queued)
 		return 0;
 	skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, GFP_ATOMIC);
@@ -249,6 +245,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	u32 psn = w->una;
 	int path;
 
+	lockdep_assert_held(&ms->lock);
 	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
 		return;
 	mrc_path_planes(ms, planes);
@@ -364,8 +361,6 @@ void mrc_output_acked(void *ctx, u32 psn)
 
 		ms->ack_plane_bytes[ms->evs[r->path].plane] += r->len;
 	}
-	if (MRC_SKB_CB(skb)->close && psn == ms->close_psn)
-		ms->close_acked = true;
 	ms->txskb[idx] = NULL;
 	consume_skb(skb);	/* uncharges the socket, wakes writers */
 }

@@ -6,16 +6,36 @@
  * is split by who may touch it:
  *
  *  - lock_sock() (the socket lock): serialises system calls; protects the
- *    binding, the connect/accept life cycle of the socket itself.
+ *    binding, the connect/accept life cycle of the socket itself, and the
+ *    message a reader is copying out (see mrc_recvmsg()).
  *  - ms->lock (a BH spinlock, "the connection lock"): everything the
  *    packet paths touch: state, scoreboards, queues, timers' decisions,
- *    counters.  Taken from process context with spin_lock_bh() and from
- *    softirq (packet receive, timers) with spin_lock().  Nothing sleeps,
- *    allocates with GFP_KERNEL or copies user memory under it; packets to
- *    send are collected on a local list and sent after it is released.
+ *    counters, receive memory accounting (sk_forward_alloc).  Taken from
+ *    process context with spin_lock_bh() and from softirq (packet receive,
+ *    timers) with spin_lock().  Nothing sleeps, allocates with GFP_KERNEL
+ *    or copies user memory under it; packets to send are collected on a
+ *    local list and sent after it is released (mrc_conn_lock() and
+ *    mrc_conn_unlock() do both).  Functions documented "conn lock" assert
+ *    it with lockdep_assert_held().
  *  - the per-namespace connection table (ids) and port table: their own
  *    spinlocks; lookups from softirq are RCU with a reference taken
  *    (sockets are freed after a grace period, SOCK_RCU_FREE).
+ *
+ * Lock order (a lock is only ever taken while holding locks above it):
+ *
+ *   RTNL                      configuration (mrc.h)
+ *     lock_sock(listener)     accept()
+ *       lock_sock(child)      (SINGLE_DEPTH_NESTING)
+ *         ms->lock            the connection
+ *           mdev->conns_lock, mn->conns_lock, lis->accept_lock,
+ *           mn->ports_lock    leaves: nothing is taken under them
+ *
+ * A child's ms->lock may be held when its listener's accept_lock is taken
+ * (mrc_conn_established()), never the other way round: the listener walks
+ * its lists under accept_lock and takes each child's lock only after
+ * dropping it (mrc_listener_close()).  The packet paths run inside an RCU
+ * read-side section (rails, devices, the UDP port).  Fields read without
+ * their lock use READ_ONCE() against a WRITE_ONCE() writer.
  *
  * Reading order of the data path: af_mrc.c (sendmsg) -> output.c
  * (segments, PSNs, paths) -> path.c -> xmit.c (route per rail, UDP) ->
@@ -31,7 +51,7 @@
 #include <linux/udp.h>
 #include <linux/skbuff.h>
 #include <linux/timer.h>
-#include <linux/xarray.h>
+#include <linux/rbtree.h>
 #include <net/dst_cache.h>
 #include <net/sock.h>
 
@@ -108,10 +128,12 @@ struct mrc_conn_stats {
  * @local: the bound address
  *
  * @lock: the connection lock
- * @state: enum mrc_state (conn lock; READ_ONCE for poll)
+ * @state: enum mrc_state; written under the conn lock with WRITE_ONCE
+ *	(mrc_set_state()), read with READ_ONCE without it
  * @id: our connection id, unique in the namespace (0: none); constant
  *	while hashed
- * @peer_id: the peer's connection id (conn lock)
+ * @peer_id: the peer's connection id; written under the conn lock before
+ *	the connection leaves REQ_SENT/REQ_RCVD, READ_ONCE in udp.c
  * @id_node: entry in the namespace's connection table
  * @dev_node: entry in @mdev's connection list (mdev->conns_lock)
  * @mdev: the mrc device the connection runs on, with a reference
@@ -123,8 +145,11 @@ struct mrc_conn_stats {
  * @lrail: our rails per plane, as announced in the handshake
  * @prail: the peer's rails per plane
  * @udp_port: UDP destination port of the peer (our device's udp-port)
- * @seg_size: payload bytes of a full DATA segment (both ends can carry)
+ * @seg_size: payload bytes of a full DATA segment (both ends can carry,
+ *	at least the min_seg_size parameter); fixed once established
  * @peer_max_msg: largest message the peer accepts
+ * @max_msg: largest message we accept: the device's max-msg-size when we
+ *	announced it (REQ/ACCEPT); a later change applies to new connections
  * @evs: the connection's paths, one entropy value each (array of @npaths,
  *	allocated when the connection is established); conn lock
  * @npaths: number of @evs
@@ -160,26 +185,42 @@ struct mrc_conn_stats {
  *	acknowledged something, or the handshake); the dead-peer clock
  * @txpaths: the scoreboard's per-path state, parallel to @evs
  * @close_queued: a CLOSE is on @send_queue or sent (no more sendmsg)
- * @close_acked: our CLOSE was acknowledged
+ * @close_acked: everything we sent, our CLOSE last, is acknowledged
+ *	cumulatively
  * @close_psn: PSN of our CLOSE
+ * @close_acked_at: jiffies when @close_acked became true (an orphan waits
+ *	for the peer's CLOSE at most orphan_fin_timeout_ms from then)
+ * @orphan: counted in mrc_orphans (closed by its application, still
+ *	finishing); conn lock
  *
  * @rxw: receiver window
- * @rx_msgs: messages being received, by id (struct mrc_rx_msg)
+ * @rx_msgs: messages being received or waiting for recvmsg, by id
+ *	(struct mrc_rx_msg); conn lock.  While the socket is open, a
+ *	complete message at @rcv_msg_id is only ever freed by recvmsg or
+ *	close(), so a reader may copy it with lock_sock alone (MSG_PEEK)
+ * @rx_last: the message the last segment went to (a lookup cache)
  * @rcv_msg_id: id of the next message recvmsg delivers
- * @peer_closed: the peer's CLOSE arrived
+ * @peer_closed: the peer's CLOSE arrived (maybe ahead of its data)
  * @peer_msgs: with @peer_closed: how many messages the peer sent in all
+ * @peer_close_psn: with @peer_closed: the PSN of its CLOSE; everything the
+ *	peer sent arrived once @rxw.cum is past it (mrc_peer_done())
  * @ack_pending: packets received since our last ACK
  * @ack_trig: the packet that will trigger the next ACK
  * @ack_trig_at: when it arrived (ktime)
  * @ack_trig_rail: the rail it arrived on (plane)
- * @rwnd_adv: the credit (rwnd_psn) of our last ACK
- * @rx_truesize: largest truesize of a received segment (memory per PSN
- *	of credit)
+ * @rwnd_adv: the highest credit (rwnd_psn) we advertised: the peer may
+ *	send PSNs below it, and nothing at or beyond it is accepted
+ * @rwnd_init: the initial credit of our REQ/ACCEPT, in packets
+ * @rx_truesize: memory charged per PSN of credit: the largest truesize a
+ *	received segment may keep (a bigger one is copied into a compact
+ *	skb), fixed from our segment size
  * @ce_count: CE-marked packets received
  * @ack_timer: delayed ACK
  *
  * @accept_lock: listener: protects @accept_queue, @half_open,
- *	@half_open_list and the children's @accept_node (a leaf lock)
+ *	@half_open_list, @lis_closed and the children's @accept_node (a leaf
+ *	lock)
+ * @lis_closed: listener: closed; no child may join its lists any more
  * @accept_queue: listener: established children not yet accepted
  * @half_open: listener: children still in REQ_RCVD
  * @half_open_list: listener: those children
@@ -212,6 +253,7 @@ struct mrc_sock {
 	u16 udp_port;
 	u32 seg_size;
 	u32 peer_max_msg;
+	u32 max_msg;
 	struct mrc_ev *evs;
 	u32 npaths;
 	u32 planes;
@@ -247,12 +289,16 @@ struct mrc_sock {
 	bool close_queued;
 	bool close_acked;
 	u32 close_psn;
+	unsigned long close_acked_at;
+	bool orphan;
 
 	struct mrc_rxwin rxw;
-	struct xarray rx_msgs;
+	struct rb_root rx_msgs;
+	struct mrc_rx_msg *rx_last;
 	u32 rcv_msg_id;
 	bool peer_closed;
 	u32 peer_msgs;
+	u32 peer_close_psn;
 	u32 ack_pending;
 	struct {
 		u32 psn;
@@ -263,11 +309,13 @@ struct mrc_sock {
 	ktime_t ack_trig_at;
 	u8 ack_trig_plane;
 	u32 rwnd_adv;
+	u32 rwnd_init;
 	u32 rx_truesize;
 	u32 ce_count;
 	struct hrtimer ack_timer;
 
 	spinlock_t accept_lock; /* see above */
+	bool lis_closed;
 	struct list_head accept_queue;
 	u32 half_open;
 	struct list_head half_open_list;
@@ -285,15 +333,25 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 }
 
 /**
- * struct mrc_rx_msg - a message being received
+ * struct mrc_rx_msg - a message being received (conn lock)
+ * @node: entry in the connection's @rx_msgs, ordered by @id
+ * @id: its message id
  * @len: its length
- * @got: bytes received so far
- * @segs: its segments sorted by offset (MRC_SKB_CB(skb)->offset)
+ * @got: payload bytes placed so far; complete when @got == @len
+ * @charged: receive memory charged for it: its segments' truesize and
+ *	this struct
+ * @segs: its segments by offset (MRC_SKB_CB(skb)->offset, skb->rbnode);
+ *	segments lie on the grid of the segment size and never overlap
+ * @last: the segment with the highest offset (appending is O(1))
  */
 struct mrc_rx_msg {
+	struct rb_node node;
+	u32 id;
 	u32 len;
 	u32 got;
-	struct sk_buff_head segs;
+	u32 charged;
+	struct rb_root segs;
+	struct sk_buff *last;
 };
 
 /**
@@ -333,26 +391,30 @@ void mrc_conn_init(struct mrc_sock *ms);
 void mrc_conn_arm_ack(struct mrc_sock *ms);
 void mrc_conn_stop_ack(struct mrc_sock *ms);
 void mrc_conn_destroy(struct mrc_sock *ms);
-void mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev);
+bool mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev);
 void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 		    struct sk_buff_head *xq);
 void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_conn_arm_rto(struct mrc_sock *ms);
 void mrc_conn_maybe_done(struct mrc_sock *ms);
+void mrc_conn_own_acked(struct mrc_sock *ms);
+unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms);
 void mrc_dev_abort_conns(struct mrc_dev *mdev);
+bool mrc_conn_finished(const struct mrc_sock *ms);
 
 /* handshake.c */
 struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
 				  const struct in6_addr *daddr, u8 *plane);
 int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		      struct sk_buff_head *xq);
-void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail,
+void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		       struct sk_buff *skb, struct mrc_pkt *pkt,
 		       const struct in6_addr *saddr,
 		       const struct in6_addr *daddr);
-void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail,
+void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
+int mrc_handshake_child_ready(struct mrc_sock *ms);
 void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
 		     u32 reason);
@@ -408,18 +470,20 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 				 sizeof(struct udphdr))
 
 /* input.c */
-void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, struct sk_buff *skb,
-	       struct mrc_pkt *pkt, bool ce, struct sk_buff_head *xq);
+void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
+	       struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
-int mrc_input_msg_ready(struct mrc_sock *ms);
-struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms);
+struct mrc_rx_msg *mrc_input_next_msg(struct mrc_sock *ms);
+void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m);
 void mrc_input_free_msg(struct mrc_rx_msg *m);
-void mrc_input_purge(struct mrc_sock *ms);
+void mrc_input_purge(struct mrc_sock *ms, bool all);
 void mrc_input_init(struct mrc_sock *ms);
-void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq,
-			     u32 old_rwnd);
-u32 mrc_input_rwnd_now(struct mrc_sock *ms);
+void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq);
 u32 mrc_input_limit(const struct mrc_sock *ms);
+u32 mrc_input_initial_credit(struct mrc_sock *ms);
+u32 mrc_input_truesize(u32 seg);
+void mrc_input_leave_dev(struct mrc_sock *ms);
 
 /* netlink.c */
 void mrc_nl_notify_paths(struct mrc_sock *ms);
@@ -437,11 +501,72 @@ struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info);
 void mrc_listener_forget(struct mrc_sock *listener, struct mrc_sock *child,
 			 bool half_open);
-void mrc_listener_ready(struct mrc_sock *child);
 bool mrc_listener_full(struct mrc_sock *listener);
-void mrc_listener_add_half_open(struct mrc_sock *listener,
+bool mrc_listener_add_half_open(struct mrc_sock *listener,
 				struct mrc_sock *child);
 struct mrc_sock *mrc_child_alloc(struct mrc_sock *listener);
 void mrc_child_drop(struct mrc_sock *listener, struct mrc_sock *child);
+
+/* Module parameters of af_mrc.c (Documentation/mrc.rst, "Bounds"). */
+extern unsigned int mrc_min_seg_size;
+extern unsigned long mrc_dev_rmem_max;
+extern unsigned int mrc_orphan_fin_timeout_ms;
+extern unsigned int mrc_max_orphans;
+extern atomic_t mrc_orphans;
+
+/**
+ * mrc_set_state() - move a connection to @state
+ * @ms: the connection (conn lock)
+ * @state: enum mrc_state
+ */
+static inline void mrc_set_state(struct mrc_sock *ms, u8 state)
+{
+	lockdep_assert_held(&ms->lock);
+	WRITE_ONCE(ms->state, state);
+}
+
+/**
+ * mrc_conn_lock() - take the connection lock from process context
+ * @ms: the connection
+ * @xq: initialised here: packets to send once the lock is dropped
+ *
+ * Also enters an RCU read-side section: the packets prepared under the
+ * lock name rails and devices that must stay until they are sent.
+ */
+static inline void mrc_conn_lock(struct mrc_sock *ms, struct sk_buff_head *xq)
+	__acquires(&ms->lock)
+{
+	__skb_queue_head_init(xq);
+	rcu_read_lock();
+	spin_lock_bh(&ms->lock);
+}
+
+/**
+ * mrc_conn_unlock() - drop the connection lock, then send what was queued
+ * @ms: the connection
+ * @xq: the packets prepared under the lock
+ */
+static inline void mrc_conn_unlock(struct mrc_sock *ms, struct sk_buff_head *xq)
+	__releases(&ms->lock)
+{
+	spin_unlock_bh(&ms->lock);
+	mrc_xmit_list(sock_net(&ms->sk), xq);
+	rcu_read_unlock();
+}
+
+/**
+ * mrc_peer_done() - did everything the peer sent, its CLOSE last, arrive?
+ * @ms: the connection (conn lock)
+ *
+ * Every message is complete then: its segments precede the CLOSE in PSN
+ * order.  Not before: a sprayed CLOSE often overtakes the last segments.
+ *
+ * Return: true once all PSNs up to the peer's CLOSE arrived.
+ */
+static inline bool mrc_peer_done(const struct mrc_sock *ms)
+{
+	return ms->peer_closed &&
+	       (s32)(ms->rxw.cum - ms->peer_close_psn) > 0;
+}
 
 #endif /* _MRC_SOCK_H */

@@ -115,7 +115,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	struct mrc_dev *mdev;
 	struct mrc_sock *ms;
 	unsigned int len;
-	u8 dsfield;
+	u8 dsfield, plane;
 
 	rcu_read_lock();
 	rail = mrc_udp_rail(skb);
@@ -124,6 +124,8 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		goto free;
 	}
 	mdev = rail->mdev;
+	/* A rail may change planes (RTNL): one packet sees one plane. */
+	plane = READ_ONCE(rail->plane);
 	len = skb->len - sizeof(struct udphdr);
 	mrc_count_rx(mdev, rail, skb, skb->len);
 	if (!pskb_may_pull(skb, sizeof(struct udphdr) + min_t(unsigned int, len, MRC_HDR_MAX))) {
@@ -154,8 +156,24 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	/* From here on the payload starts after the UDP and mrc headers. */
 	__skb_pull(skb, sizeof(struct udphdr));
 
+	/*
+	 * Replies go to the source: never to an address that is no single
+	 * host's (a subnet's broadcast is refused at the route, xmit.c).
+	 */
+	if (ipv6_addr_any(&saddr) || ipv6_addr_is_multicast(&saddr) ||
+	    ipv6_addr_loopback(&saddr) ||
+	    (ipv6_addr_v4mapped(&saddr) &&
+	     (ipv4_is_multicast(saddr.s6_addr32[3]) ||
+	      ipv4_is_lbcast(saddr.s6_addr32[3]) ||
+	      ipv4_is_zeronet(saddr.s6_addr32[3]) ||
+	      ipv4_is_loopback(saddr.s6_addr32[3])))) {
+		kfree(pkt);
+		reason = MRC_DROP_BAD_SOURCE;
+		goto drop;
+	}
+
 	if (pkt->type == MRC_PKT_REQ) {
-		mrc_handshake_rcv(mdev, rail, skb, pkt, &saddr, &daddr);
+		mrc_handshake_rcv(mdev, rail, plane, skb, pkt, &saddr, &daddr);
 		kfree(pkt);
 		rcu_read_unlock();
 		return 0;
@@ -178,7 +196,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	if (READ_ONCE(ms->mdev) != mdev ||
 	    (READ_ONCE(ms->state) == MRC_ST_REQ_SENT ?
 	     !ipv6_addr_equal(&saddr, &ms->peer.smrc_addr) :
-	     !ipv6_addr_equal(&saddr, &ms->prail[rail->plane].addr) ||
+	     !ipv6_addr_equal(&saddr, &ms->prail[plane].addr) ||
 	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
 		sock_put(&ms->sk);
 		kfree(pkt);
@@ -188,7 +206,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 
 	__skb_queue_head_init(&xq);
 	spin_lock(&ms->lock);
-	mrc_input(ms, rail, skb, pkt, INET_ECN_is_ce(dsfield), &xq);
+	mrc_input(ms, rail, plane, skb, pkt, INET_ECN_is_ce(dsfield), &xq);
 	spin_unlock(&ms->lock);
 	mrc_xmit_list(net, &xq);
 	sock_put(&ms->sk);

@@ -151,13 +151,25 @@ static int mrc_xmit4(struct net *net, struct mrc_rail *rail, struct sock *usk,
 	__be32 saddr = fl4.saddr;
 	struct rtable *rt = NULL;
 
-	if (cache)
+	if (cache) {
 		rt = dst_cache_get_ip4(cache, &saddr);
+		/*
+		 * The plane's rail may be another netdevice, or renumbered,
+		 * since the route was cached: checked on every use.
+		 */
+		if (rt && (rt->dst.dev != rail->dev ||
+			   saddr != cb->saddr.s6_addr32[3])) {
+			ip_rt_put(rt);
+			rt = NULL;
+		}
+	}
 	if (!rt) {
 		rt = ip_route_output_key(net, &fl4);
 		if (IS_ERR(rt))
 			return PTR_ERR(rt);
-		if (rt->dst.dev != rail->dev || fl4.saddr != cb->saddr.s6_addr32[3]) {
+		/* One host's unicast address, through this rail, from its address. */
+		if (rt->dst.dev != rail->dev || fl4.saddr != cb->saddr.s6_addr32[3] ||
+		    rt->rt_type != RTN_UNICAST) {
 			ip_rt_put(rt);
 			return -ENETUNREACH;
 		}
@@ -189,8 +201,17 @@ static int mrc_xmit6(struct net *net, struct mrc_rail *rail, struct sock *usk,
 	struct in6_addr saddr6 = cb->saddr, daddr6 = cb->daddr;
 	struct dst_entry *dst = NULL;
 
-	if (cache)
+	if (ipv6_addr_is_multicast(&daddr6))
+		return -ENETUNREACH;
+	if (cache) {
 		dst = dst_cache_get_ip6(cache, &saddr);
+		/* Checked on every use, as for IPv4. */
+		if (dst && (dst->dev != rail->dev ||
+			    !ipv6_addr_equal(&saddr, &cb->saddr))) {
+			dst_release(dst);
+			dst = NULL;
+		}
+	}
 	if (!dst) {
 		dst = ipv6_stub->ipv6_dst_lookup_flow(net, usk, &fl6, NULL);
 		if (IS_ERR(dst))

@@ -69,8 +69,10 @@ struct sockaddr_mrc {
  * returns that length; fields are only ever appended.
  *
  * @state: enum mrc_conn_state (mrc_netlink.h)
- * @closing: bit 0: our CLOSE queued, bit 1: it was acknowledged, bit 2:
- *	the peer's CLOSE arrived
+ * @closing: bit 0: our CLOSE queued, bit 1: everything we sent, our CLOSE
+ *	last, was acknowledged cumulatively, bit 2: the peer's CLOSE arrived
+ *	(maybe ahead of its last data), bit 3: everything the peer sent
+ *	before its CLOSE arrived
  * @planes: number of planes the connection uses
  * @paths: number of paths (EVs)
  * @id: our connection id
@@ -95,6 +97,13 @@ struct sockaddr_mrc {
  * @acks_tx: ACKs sent
  * @acks_rx: ACKs received
  * @ce_rx: CE-marked packets received
+ * @uid: the socket's owner (an accepted socket: its listener's owner)
+ * @rmem_alloc: receive memory the connection holds now, bytes (segments
+ *	and message bookkeeping, at their truesize)
+ * @rmem_limit: what it may hold at most, bytes (max(SO_RCVBUF, one
+ *	largest message and 64 segments); 0 before the handshake)
+ * @max_msg: the largest message the connection accepts (max-msg-size of
+ *	its device when it was opened)
  */
 struct mrc_info {
 	__u8	state;
@@ -124,6 +133,10 @@ struct mrc_info {
 	__u64	acks_tx;
 	__u64	acks_rx;
 	__u64	ce_rx;
+	__u32	uid;
+	__u32	rmem_alloc;
+	__u32	rmem_limit;
+	__u32	max_msg;
 };
 
 #endif /* _UAPI_LINUX_MRC_H */

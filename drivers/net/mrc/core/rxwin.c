@@ -56,6 +56,8 @@ void mrc_rxwin_mark(struct mrc_rxwin *w, u32 psn)
 	if (!mrc_psn_in_window(psn, w->cum, MRC_WIN_PKTS))
 		return;
 	slot = psn & RXW_MASK;
+	if (!(w->bits[slot / 64] & (1ULL << (slot % 64))))
+		w->count++;
 	w->bits[slot / 64] |= 1ULL << (slot % 64);
 	if (mrc_psn_after(psn + 1, w->high))
 		w->high = psn + 1;
@@ -66,10 +68,12 @@ void mrc_rxwin_mark(struct mrc_rxwin *w, u32 psn)
 		if (slot % 64 == 0 && w->bits[slot / 64] == ~0ULL) {
 			w->bits[slot / 64] = 0;
 			w->cum += 64;
+			w->count -= 64;
 			continue;
 		}
 		w->bits[slot / 64] &= ~(1ULL << (slot % 64));
 		w->cum++;
+		w->count--;
 	}
 }
 

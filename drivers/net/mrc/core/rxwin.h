@@ -21,12 +21,14 @@
  * struct mrc_rxwin - received PSNs of one connection
  * @cum: every PSN before @cum arrived; @cum itself did not
  * @high: one past the highest PSN that arrived (@high >= @cum)
+ * @count: PSNs in [@cum, @high) that arrived (the bits set)
  * @bits: arrival bitmap for [@cum, @cum + MRC_WIN_PKTS), indexed by
  *	psn % MRC_WIN_PKTS; bits of PSNs below @cum are always clear
  */
 struct mrc_rxwin {
 	u32 cum;
 	u32 high;
+	u32 count;
 	u64 bits[MRC_WIN_PKTS / 64];
 };
 
