@@ -737,9 +737,17 @@ wait:
 	timeo = sock_sndtimeo(sk, flags & O_NONBLOCK);
 	if (!timeo)
 		goto out;
-	if (!mrc_wait(sk, &timeo, READ_ONCE(ms->state) != MRC_ST_REQ_SENT)) {
-		err = signal_pending(current) ? sock_intr_errno(timeo) : -EINPROGRESS;
-		goto out;
+	/* sk_wait_event() returns at any wakeup: wait until it is decided. */
+	while (READ_ONCE(ms->state) == MRC_ST_REQ_SENT) {
+		if (!timeo) {
+			err = -EINPROGRESS;	/* SO_SNDTIMEO ran out */
+			goto out;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			goto out;
+		}
+		mrc_wait(sk, &timeo, READ_ONCE(ms->state) != MRC_ST_REQ_SENT);
 	}
 	if (READ_ONCE(ms->state) == MRC_ST_ESTABLISHED) {
 		sock->state = SS_CONNECTED;
@@ -1154,7 +1162,8 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->rmem_limit = ms->seg_size ? mrc_input_limit(ms) : 0;
 	info->max_msg = ms->max_msg;
 	spin_unlock_bh(&ms->lock);
-	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, sock_i_uid(&ms->sk));
+	/* sk_uid: what routing sees, and what a TCP child inherits. */
+	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, ms->sk.sk_uid);
 }
 
 static int mrc_getsockopt(struct socket *sock, int level, int optname,
@@ -1238,7 +1247,8 @@ static int mrc_release(struct socket *sock)
 
 	if (linger) {
 		timeo = sk->sk_lingertime;
-		mrc_wait(sk, &timeo, mrc_close_done(ms));
+		while (!mrc_close_done(ms) && timeo && !signal_pending(current))
+			mrc_wait(sk, &timeo, mrc_close_done(ms));
 	}
 
 	mrc_conn_lock(ms, &xq);

@@ -372,6 +372,7 @@ void mrc_conn_maybe_done(struct mrc_sock *ms)
  */
 unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms)
 {
+	lockdep_assert_held(&ms->lock);
 	if (ms->close_acked)
 		return ms->close_acked_at +
 		       msecs_to_jiffies(READ_ONCE(mrc_orphan_fin_timeout_ms));

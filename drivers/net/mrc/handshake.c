@@ -201,6 +201,7 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	struct sk_buff *skb;
 	u32 plane, n = 0;
 
+	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
 		n += !!ms->lrail[plane].family;
 	skb = mrc_xmit_alloc(ms, MRC_REQ_LEN(n));
@@ -380,6 +381,7 @@ static bool mrc_send_accept(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
 	struct sk_buff *skb = mrc_build_req(ms, MRC_PKT_ACCEPT);
 
+	lockdep_assert_held(&ms->lock);
 	if (!skb)
 		return false;
 	mrc_prepare_accept(ms, skb);
@@ -399,6 +401,7 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
 	struct sk_buff *skb;
 	u8 plane;
 
+	lockdep_assert_held(&ms->lock);
 	ms->backoff = min(ms->backoff + 1, 16U);
 	mrc_conn_arm_rto(ms);
 	if (ms->state == MRC_ST_REQ_SENT) {

@@ -205,6 +205,7 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
  */
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
+	lockdep_assert_held(&ms->lock);
 	mrc_input_send(ms, MRC_PKT_ACK, MRC_NACK_NONE, xq);
 }
 
@@ -657,10 +658,16 @@ static void mrc_input_reset(struct mrc_sock *ms, struct sk_buff_head *xq)
 	case MRC_ST_TIME_WAIT:
 		break;	/* finished: nothing to reset */
 	default:
+		/*
+		 * As TCP in CLOSE_WAIT: once everything the peer sent is
+		 * here, its reset is an EPIPE for our writer, not a reset of
+		 * what we read.
+		 */
 		if (mrc_conn_finished(ms))
 			mrc_conn_abort(ms, 0, false, xq);
 		else
-			mrc_conn_abort(ms, ECONNRESET, false, xq);
+			mrc_conn_abort(ms, mrc_peer_done(ms) ? EPIPE : ECONNRESET,
+				       false, xq);
 		break;
 	}
 }

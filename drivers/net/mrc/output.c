@@ -305,6 +305,7 @@ bool mrc_output_probe(struct mrc_sock *ms, u8 type,
 	struct mrc_wire_hdr *h;
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&ms->lock);
 	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
 	if (!skb)
 		return false;
@@ -335,6 +336,7 @@ void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq)
 	struct mrc_wire_probe p = { 0 };
 	int path = mrc_path_pick_any(ms);
 
+	lockdep_assert_held(&ms->lock);
 	if (path < 0)
 		return;
 	p.ev = cpu_to_be16(ms->evs[path].ev);
@@ -353,6 +355,7 @@ void mrc_output_acked(void *ctx, u32 psn)
 	u32 idx = psn & (ms->txw.size - 1);
 	struct sk_buff *skb = ms->txskb[idx];
 
+	lockdep_assert_held(&ms->lock);
 	if (!skb)
 		return;
 	/* Bytes still in a plane's window: the plane's ACK accounting. */
@@ -393,6 +396,7 @@ void mrc_output_lost(void *ctx, u32 psn)
 	struct mrc_sock *ms = ctx;
 	u32 path;
 
+	lockdep_assert_held(&ms->lock);
 	if (mrc_output_leave_window(ms, psn, &path))
 		mrc_path_lost(ms, path);
 }
@@ -406,9 +410,11 @@ void mrc_output_lost(void *ctx, u32 psn)
  */
 void mrc_output_lost_quiet(void *ctx, u32 psn)
 {
+	struct mrc_sock *ms = ctx;
 	u32 path;
 
-	mrc_output_leave_window(ctx, psn, &path);
+	lockdep_assert_held(&ms->lock);
+	mrc_output_leave_window(ms, psn, &path);
 }
 
 /**

@@ -220,6 +220,7 @@ void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes)
 {
 	u32 plane;
 
+	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		if (!(ms->planes & BIT(plane))) {
 			planes[plane].avail = 0;
@@ -260,6 +261,7 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 	u32 i, start;
 	int p;
 
+	lockdep_assert_held(&ms->lock);
 	if (!ms->npaths)
 		return -1;
 	p = ms->spray->pick(&c);
@@ -294,6 +296,7 @@ int mrc_path_pick_any(struct mrc_sock *ms)
 {
 	u32 i, start, pass;
 
+	lockdep_assert_held(&ms->lock);
 	if (!ms->npaths)
 		return -1;
 	start = mrc_spray_rand(&ms->spray_rng) % ms->npaths;
@@ -335,6 +338,7 @@ void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state)
 {
 	struct mrc_ev *e = &ms->evs[path];
 
+	lockdep_assert_held(&ms->lock);
 	trace_mrc_ev_state(ms->id, path, e->ev, e->plane, old_state, e->state);
 	if (ms->mdev)
 		atomic64_inc(&ms->mdev->ev_trans[e->state]);
@@ -353,6 +357,7 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
 	struct mrc_ev *e = &ms->evs[path];
 	u8 old = e->state;
 
+	lockdep_assert_held(&ms->lock);
 	if (mrc_ev_on_loss(e, mrc_now_us()))
 		mrc_path_changed(ms, path, old);
 }
@@ -373,6 +378,7 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 	u32 now = mrc_now_us(), plane, ce_bytes = 0;
 	int tp = -1;
 
+	lockdep_assert_held(&ms->lock);
 	if (res->trig_path >= 0 && res->trig_path < ms->npaths) {
 		struct mrc_ev *e = &ms->evs[res->trig_path];
 		u8 old = e->state;
@@ -413,6 +419,7 @@ int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny)
 {
 	u32 i;
 
+	lockdep_assert_held(&ms->lock);
 	for (i = 0; i < ms->npaths; i++) {
 		struct mrc_ev *e = &ms->evs[i];
 		u8 old = e->state;
@@ -455,6 +462,7 @@ void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p)
 	u32 seq = be32_to_cpu(p->seq), i;
 	u16 ev = be16_to_cpu(p->ev);
 
+	lockdep_assert_held(&ms->lock);
 	for (i = 0; i < ms->npaths; i++) {
 		struct mrc_ev *e = &ms->evs[i];
 		u8 old = e->state;
@@ -589,6 +597,7 @@ void mrc_path_init(struct mrc_sock *ms)
  */
 void mrc_path_stop(struct mrc_sock *ms)
 {
+	lockdep_assert_held(&ms->lock);
 	sk_stop_timer(&ms->sk, &ms->ev_timer);
 }
 

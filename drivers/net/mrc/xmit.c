@@ -93,6 +93,7 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 	struct mrc_xmit_cb *cb = MRC_XMIT_CB(skb);
 	u8 type = ((struct mrc_wire_hdr *)skb->data)->type;
 
+	lockdep_assert_held(&ms->lock);
 	memset(cb, 0, sizeof(*cb));
 	cb->ms = ms;
 	cb->saddr = ms->lrail[plane].addr;

@@ -1,0 +1,834 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mrc_close.c - the end of a connection keeps every byte, and behaves as
+ * TCP's does in the same state.
+ *
+ * Each test asserts exact delivery (every message, its contents, then
+ * EOF), never "a prefix arrived":
+ *
+ *  - half_close_read_late: messages that arrived stay readable after the
+ *    connection ended (its TIME_WAIT is over) until the application reads
+ *    them.
+ *  - both_shutdown_last_data_lost: both ends send and shut down at once
+ *    while the first transmission of each end's last DATA is dropped (a
+ *    tc u32 filter on every rail): the CLOSE overtakes the data, yet
+ *    neither end finishes before it has everything.
+ *  - reply_close_duplicates: a server reads a request, queues a 1 MiB
+ *    reply and closes while the client's rails duplicate half its
+ *    packets: late duplicates of the request must not reset the orphan.
+ *  - lossy_rounds: request/reply/close rounds under loss, duplication and
+ *    reordering on every rail.
+ *  - peek_failslab: MSG_PEEK allocates nothing, so with every atomic
+ *    allocation of the task failing it still returns the message and
+ *    leaves it (debug kernel: failslab).
+ *  - linger_*: SO_LINGER > 0 blocks close() until everything was
+ *    acknowledged; past the linger time it resets.
+ *  - orphan_*: a closed socket finishing its connection is bounded in
+ *    lifetime and in number.
+ *  - socket semantics as TCP's: calls during a non-blocking connect,
+ *    EPOLLRDHUP only after the peer's data, EPOLLOUT after SHUT_WR,
+ *    listen(fd, 0), getpeername() until close(), a finished connection
+ *    never reset later, children owned by the listener's owner.
+ *
+ * Topology: mrc_test.h (two namespaces, two veth rails); the process
+ * lives in A (client), the fixture's listener in B.
+ */
+#define _GNU_SOURCE
+#include <sys/fsuid.h>
+
+#include "kselftest_harness.h"
+#include "mrc_test.h"
+
+#define CLOSE_PORT	5200
+
+FIXTURE(close) {
+	int nsa, nsb;	/* namespaces: client side, server side */
+	int lfd;	/* listener in B on CLOSE_PORT */
+};
+
+FIXTURE_SETUP(close)
+{
+	int line;
+
+	self->lfd = -1;
+	ASSERT_GT(mrc_family(), 0) TH_LOG("mrc.ko is not loaded");
+	line = mrc_two_hosts(&self->nsa, &self->nsb);
+	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
+	self->lfd = listener_in(self->nsb, self->nsa, CLOSE_PORT, 128);
+	ASSERT_GE(self->lfd, 0) TH_LOG("listener: %s", strerror(-self->lfd));
+}
+
+FIXTURE_TEARDOWN(close)
+{
+	if (self->lfd >= 0)
+		close(self->lfd);
+	if (self->nsa >= 0)
+		close(self->nsa);
+	if (self->nsb >= 0)
+		close(self->nsb);
+}
+
+static void pair(struct __test_metadata *_metadata, int lfd, int *c, int *s)
+{
+	*c = client("10.1.0.2", CLOSE_PORT, 0);
+	ASSERT_GE(*c, 0) TH_LOG("connect: %s", strerror(-*c));
+	*s = accept_wait(lfd, 5000, 0);
+	ASSERT_GE(*s, 0) TH_LOG("accept: %s", strerror(-*s));
+}
+
+/* The same command on both rails of one host: "X" in @fmt is the rail. */
+static int on_rails(int ns, int home, char host, const char *fmt)
+{
+	char cmd[1024], dev[4] = { host, '0', 0 };
+	const char *x = strchr(fmt, 'X');
+	int i, r = 0;
+
+	for (i = 0; i < 2 && !r; i++) {
+		dev[1] = '0' + i;
+		snprintf(cmd, sizeof(cmd), "%.*s%s%s", (int)(x - fmt), fmt, dev, x + 1);
+		r = run_in(ns, home, "%s", cmd);
+	}
+	return r;
+}
+
+/*
+ * Drop, on egress of both rails of @host, the DATA packets that carry the
+ * last segment of message @msg_id (its ACK_NOW flag) in their first
+ * (@max_tx 0) or first two (@max_tx 1) transmissions.  Offsets: IPv4
+ * (20) + UDP (8), then the mrc header: type at 29, flags at 30, DATA's
+ * msg_id at 44 and tx_count at 58 (Documentation/mrc/wire.rst).
+ */
+static int drop_last_data(int ns, int home, char host, unsigned int msg_id,
+			  int max_tx)
+{
+	char fmt[1024];
+
+	if (on_rails(ns, home, host, "tc qdisc add dev X clsact"))
+		return -1;
+	snprintf(fmt, sizeof(fmt),
+		 "tc filter add dev X egress protocol ip prio 1 u32 "
+		 "match ip protocol 17 0xff match ip dport 4796 0xffff "
+		 "match u8 5 0xff at 29 match u16 0x0001 0x0001 at 30 "
+		 "match u32 0x%x 0xffffffff at 44 match u8 0 0x%x at 58 "
+		 "action drop", msg_id, max_tx ? 0xfe : 0xff);
+	return on_rails(ns, home, host, fmt);
+}
+
+/* Packets the drop filters of @host's rails dropped so far. */
+static long dropped(int ns, int home, char host)
+{
+	char cmd[256], line[512];
+	long n = 0, d;
+	FILE *f;
+	int i;
+
+	if (setns(ns, CLONE_NEWNET))
+		return -1;
+	for (i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd), "tc -s filter show dev %c%d egress", host, i);
+		f = popen(cmd, "r");
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f)) {
+			const char *p = strstr(line, "(dropped ");
+
+			if (p && sscanf(p, "(dropped %ld", &d) == 1)
+				n += d;
+		}
+		pclose(f);
+	}
+	if (setns(home, CLONE_NEWNET))
+		return -1;
+	return n;
+}
+
+/* A counter of a device's drops (/sys/class/net/DEV/mrc_drops/REASON). */
+static long dev_drops(int ns, const char *dev, const char *reason)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mrc_drops/%s", dev, reason);
+	return sysfs_read_in(ns, path);
+}
+
+/* recv() until something else than a message: that result (0, -errno). */
+static int drain(int fd, int ms, int *msgs)
+{
+	unsigned char *buf = malloc(MAX_MSG + 1);
+	long long t0 = now_ms();
+	int r;
+
+	*msgs = 0;
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		r = do_recv(fd, buf, MAX_MSG + 1, MSG_DONTWAIT, NULL);
+		if (r > 0) {
+			(*msgs)++;
+			continue;
+		}
+		if (r != -EAGAIN || now_ms() - t0 > ms)
+			break;
+		usleep(10000);
+	}
+	free(buf);
+	return r;
+}
+
+/* ---- data is never lost on close ----------------------------------------- */
+
+TEST_F_TIMEOUT(close, half_close_read_late, 60)
+{
+	const int n = 50;
+	size_t sizes[50];
+	struct mrc_info info;
+	int c, s, k, got = 0;
+
+	for (k = 0; k < n; k++)
+		sizes[k] = k % 5 ? 1 + 613 * k : 30000;
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, shutdown(c, SHUT_WR));
+	ASSERT_EQ(0, wait_child(fork_sender(s, sizes, n, 70)));
+	close(s);
+
+	/* Both ends closed, TIME_WAIT (400 ms) over; nothing read yet. */
+	usleep(1500000);
+	EXPECT_EQ(0, get_info(c, &info));
+	EXPECT_EQ(MRC_CONN_STATE_CLOSED, info.state) TH_LOG("the connection ended");
+	EXPECT_GT(info.rmem_alloc, 0) TH_LOG("with the messages still held");
+
+	k = recv_all(c, sizes, n, 70, &got);
+	EXPECT_EQ(-1, k) TH_LOG("message %d: recv %d", k, got);
+	EXPECT_EQ(0, do_recv(c, &info, sizeof(info), 0, NULL)) TH_LOG("then EOF");
+	EXPECT_EQ(0, do_recv(c, &info, sizeof(info), MSG_DONTWAIT, NULL)) TH_LOG("EOF again");
+	EXPECT_EQ(0, so_error(c));
+	close(c);
+}
+
+/*
+ * Both ends send 8 messages and shut down; the first transmission of
+ * each end's last segment is dropped, so each CLOSE arrives before the
+ * data it follows.
+ */
+TEST_F_TIMEOUT(close, both_shutdown_last_data_lost, 60)
+{
+	static const size_t sizes[] = { 3000, 100, 5000, 1, 1436, 1437, 20000, 3000 };
+	const int n = ARRAY_SIZE(sizes);
+	int c, s, k, got = 0, i;
+	pid_t pc = -1, ps = -1;
+
+	ASSERT_EQ(0, drop_last_data(self->nsa, self->nsa, 'a', n - 1, 0));
+	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', n - 1, 0));
+	pair(_metadata, self->lfd, &c, &s);
+
+	for (i = 0; i < 2; i++) {
+		pid_t pid = fork();
+
+		ASSERT_GE(pid, 0);
+		if (!pid) {
+			int fd = i ? s : c;
+
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (wait_child(fork_sender(fd, sizes, n, i ? 200 : 100)))
+				_exit(1);
+			_exit(shutdown(fd, SHUT_WR) ? 2 : 0);
+		}
+		if (i)
+			ps = pid;
+		else
+			pc = pid;
+	}
+	EXPECT_EQ(0, wait_child(pc));
+	EXPECT_EQ(0, wait_child(ps));
+
+	k = recv_all(s, sizes, n, 100, &got);
+	EXPECT_EQ(-1, k) TH_LOG("server: message %d: recv %d", k, got);
+	EXPECT_EQ(0, do_recv(s, &got, sizeof(got), 0, NULL)) TH_LOG("server: EOF");
+	k = recv_all(c, sizes, n, 200, &got);
+	EXPECT_EQ(-1, k) TH_LOG("client: message %d: recv %d", k, got);
+	EXPECT_EQ(0, do_recv(c, &got, sizeof(got), 0, NULL)) TH_LOG("client: EOF");
+	EXPECT_EQ(0, so_error(c));
+	EXPECT_EQ(0, so_error(s));
+	/* The scenario happened: one first transmission lost on each side. */
+	EXPECT_EQ(1, dropped(self->nsa, self->nsa, 'a'));
+	EXPECT_EQ(1, dropped(self->nsb, self->nsa, 'b'));
+	close(c);
+	close(s);
+}
+
+TEST_F_TIMEOUT(close, reply_close_duplicates, 240)
+{
+	const int rounds = debug_kernel() ? 5 : 20, nreq = 16;
+	size_t req[16], reply[1] = { MAX_MSG };
+	int c, s, r, k, got = 0, sndbuf = 4 << 20, resets = 0, dups;
+	unsigned char *big = malloc(MAX_MSG);
+	long dups0;
+
+	ASSERT_NE(NULL, big);
+	for (k = 0; k < nreq; k++)
+		req[k] = 1000 + k;
+	/*
+	 * The client's DATA packets (only: its ACKs go straight) are
+	 * duplicated half the time and delayed 5..195 ms each, so copies of
+	 * the request keep arriving after the server has closed.
+	 */
+	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
+			      "tc qdisc add dev X root handle 1: prio"));
+	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
+			      "tc qdisc add dev X parent 1:1 handle 10: netem delay 100ms 95ms duplicate 50%"));
+	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
+			      "tc filter add dev X parent 1: protocol ip prio 1 u32 "
+			      "match ip protocol 17 0xff match ip dport 4796 0xffff "
+			      "match u8 5 0xff at 29 flowid 1:1"));
+	dups0 = dev_drops(self->nsb, "mrcB", "duplicate");
+	ASSERT_GE(dups0, 0);
+	for (r = 0; r < rounds; r++) {
+		pair(_metadata, self->lfd, &c, &s);
+		ASSERT_EQ(0, setsockopt(s, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)));
+		fill_msg(big, MAX_MSG, r + 7);
+		ASSERT_EQ(0, wait_child(fork_sender(c, req, nreq, r * 100)));
+		k = recv_all(s, req, nreq, r * 100, &got);
+		ASSERT_EQ(-1, k) TH_LOG("round %d: request %d: %d", r, k, got);
+		/* Queue the reply and close at once: duplicates still arrive. */
+		ASSERT_EQ(MAX_MSG, do_send(s, big, MAX_MSG, 0));
+		close(s);
+
+		k = recv_all(c, reply, 1, r + 7, &got);
+		if (k != -1 && got == -ECONNRESET)
+			resets++;
+		EXPECT_EQ(-1, k) TH_LOG("round %d: the reply: recv %d", r, got);
+		EXPECT_EQ(0, do_recv(c, &got, sizeof(got), 0, NULL))
+			TH_LOG("round %d: EOF", r);
+		close(c);
+	}
+	dups = dev_drops(self->nsb, "mrcB", "duplicate") - dups0;
+	TH_LOG("%d rounds: %d duplicates at the server, %d resets", rounds, dups, resets);
+	free(big);
+	EXPECT_EQ(0, resets);
+	EXPECT_GT(dups, rounds) TH_LOG("duplicates did arrive");
+}
+
+TEST_F_TIMEOUT(close, lossy_rounds, 300)
+{
+	const int rounds = debug_kernel() ? 6 : 20;
+	static const size_t req[] = { 100, 5000, 1, 3000 };
+	static const size_t reply[] = { 20000, 1436, 1437, 64000, 7, 30000, 2872, 9000 };
+	const char *impair = "tc qdisc add dev X root netem delay 2ms 2ms loss 2% "
+			     "duplicate 5% reorder 10% 50%";
+	int c, s, r, k, got = 0;
+	struct mrc_info info;
+	long retrans = 0;
+
+	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a', impair));
+	ASSERT_EQ(0, on_rails(self->nsb, self->nsa, 'b', impair));
+	for (r = 0; r < rounds; r++) {
+		pair(_metadata, self->lfd, &c, &s);
+		ASSERT_EQ(0, wait_child(fork_sender(c, req, ARRAY_SIZE(req), r)));
+		ASSERT_EQ(0, shutdown(c, SHUT_WR));
+		k = recv_all(s, req, ARRAY_SIZE(req), r, &got);
+		ASSERT_EQ(-1, k) TH_LOG("round %d: request %d: %d", r, k, got);
+		ASSERT_EQ(0, do_recv(s, &got, sizeof(got), 0, NULL)) TH_LOG("round %d", r);
+		ASSERT_EQ(0, wait_child(fork_sender(s, reply, ARRAY_SIZE(reply), r + 50)));
+		EXPECT_EQ(0, get_info(s, &info));
+		retrans += info.retrans;
+		close(s);
+		k = recv_all(c, reply, ARRAY_SIZE(reply), r + 50, &got);
+		ASSERT_EQ(-1, k) TH_LOG("round %d: reply %d: %d", r, k, got);
+		ASSERT_EQ(0, do_recv(c, &got, sizeof(got), 0, NULL)) TH_LOG("round %d: EOF", r);
+		EXPECT_EQ(0, get_info(c, &info));
+		retrans += info.retrans;
+		EXPECT_EQ(0, so_error(c));
+		close(c);
+	}
+	TH_LOG("%d rounds intact, %ld retransmissions", rounds, retrans);
+	EXPECT_GT(retrans, 0) TH_LOG("the impairments did cost something");
+}
+
+/* Write @val to /sys/kernel/debug/failslab/@name. */
+static int failslab(const char *name, const char *val)
+{
+	char path[256];
+	FILE *f;
+	int r;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/failslab/%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	r = fputs(val, f) < 0 ? -EIO : 0;
+	if (fclose(f))
+		r = -errno;
+	return r;
+}
+
+static int make_it_fail(int on)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/make-it-fail", gettid());
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "%d", on);
+	return fclose(f) ? -errno : 0;
+}
+
+TEST_F(close, peek_failslab)
+{
+	static const size_t sizes[] = { 2000, 2000, 2000 };
+	unsigned char buf[4096];
+	int c, s, r;
+
+	if (access("/sys/kernel/debug/failslab", F_OK))
+		SKIP(return, "this kernel has no failslab (CONFIG_FAILSLAB): the debug kernel runs it");
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, wait_child(fork_sender(s, sizes, 3, 30)));
+	ASSERT_EQ(2000, do_recv(c, buf, sizeof(buf), 0, NULL));
+	ASSERT_TRUE(wait_ev(c, POLLIN, 5000) & POLLIN);
+
+	/* Every atomic allocation of this thread fails during the peek. */
+	ASSERT_EQ(0, failslab("probability", "100"));
+	ASSERT_EQ(0, failslab("interval", "1"));
+	ASSERT_EQ(0, failslab("times", "-1"));
+	ASSERT_EQ(0, failslab("verbose", "0"));
+	ASSERT_EQ(0, failslab("task-filter", "Y"));
+	ASSERT_EQ(0, failslab("ignore-gfp-wait", "Y"));
+	ASSERT_EQ(0, make_it_fail(1));
+	r = do_recv(c, buf, sizeof(buf), MSG_PEEK, NULL);
+	make_it_fail(0);
+	failslab("probability", "0");
+	failslab("task-filter", "N");
+
+	EXPECT_EQ(2000, r);
+	EXPECT_EQ(-1, check_msg(buf, 2000, 31));
+	memset(buf, 0, sizeof(buf));
+	EXPECT_EQ(2000, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("the peeked message again");
+	EXPECT_EQ(-1, check_msg(buf, 2000, 31));
+	EXPECT_EQ(2000, do_recv(c, buf, sizeof(buf), 0, NULL));
+	EXPECT_EQ(-1, check_msg(buf, 2000, 32));
+	close(c);
+	close(s);
+}
+
+/* ---- SO_LINGER ------------------------------------------------------------ */
+
+TEST_F_TIMEOUT(close, linger_waits_for_ack, 60)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 10 };
+	size_t sizes[20];
+	long long t0, dt;
+	int c, s, k, msgs, r;
+
+	for (k = 0; k < 20; k++)
+		sizes[k] = 50000;
+	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
+			      "tc qdisc add dev X root netem delay 100ms"));
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, wait_child(fork_sender(c, sizes, 20, 3)));
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)));
+	t0 = now_ms();
+	ASSERT_EQ(0, close(c));
+	dt = now_ms() - t0;
+	TH_LOG("close() returned after %lld ms", dt);
+	EXPECT_GE(dt, 90) TH_LOG("it waited for the acknowledgments");
+	EXPECT_LT(dt, 10000);
+	/* Acknowledged means here: all of it can be read without waiting. */
+	r = drain(s, 0, &msgs);
+	EXPECT_EQ(20, msgs);
+	EXPECT_EQ(0, r) TH_LOG("EOF right after the messages");
+	close(s);
+}
+
+TEST_F_TIMEOUT(close, linger_timeout_resets, 60)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 1 };
+	unsigned char *buf = malloc(65536);
+	int c, s, n = 0, r, msgs, sndbuf = 65536;
+	long long t0, dt;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, run_in(self->nsb, self->nsa,
+			    "%s/tools/mrcctl/mrcctl dev set mrcB max-msg-size 65536",
+			    getenv("MRC_TOP") ?: ".."));
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)));
+	/* The server never reads: fill its credit, then our queue. */
+	for (;;) {
+		fill_msg(buf, 65536, n);
+		r = do_send(c, buf, 65536, MSG_DONTWAIT);
+		if (r == 65536) {
+			n++;
+			continue;
+		}
+		ASSERT_EQ(-EAGAIN, r);
+		if (!(wait_ev(c, POLLOUT, 1000) & POLLOUT))
+			break;
+		ASSERT_LT(n, 500);
+	}
+	TH_LOG("%d messages queued or sent", n);
+	ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)));
+	t0 = now_ms();
+	ASSERT_EQ(0, close(c));
+	dt = now_ms() - t0;
+	TH_LOG("close() returned after %lld ms", dt);
+	EXPECT_GE(dt, 900);
+	EXPECT_LT(dt, 3000);
+	/* Then the connection was reset: the server reads what came, then that. */
+	r = drain(s, 5000, &msgs);
+	TH_LOG("server: %d messages, then %d", msgs, r);
+	EXPECT_EQ(-ECONNRESET, r);
+	EXPECT_LT(msgs, n);
+	free(buf);
+	close(s);
+}
+
+/* ---- orphans ------------------------------------------------------------- */
+
+/* Wait until namespace @ns has @n connections; the time it took, or -1. */
+static long long wait_conns(int ns, int home, int n, int ms)
+{
+	long long t0 = now_ms();
+
+	while (conn_count_in(ns, home, false) != n) {
+		if (now_ms() - t0 > ms)
+			return -1;
+		usleep(100000);
+	}
+	return now_ms() - t0;
+}
+
+/*
+ * An orphan whose peer keeps its credit shut (its application never
+ * reads) while answering every window probe: no progress, so it ends
+ * after the dead-peer time (10 s) and resets the peer.
+ */
+TEST_F_TIMEOUT(close, orphan_window_shut, 60)
+{
+	unsigned char *buf = malloc(65536);
+	int c, s, n = 0, r, msgs;
+	long long dt;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, run_in(self->nsb, self->nsa,
+			    "%s/tools/mrcctl/mrcctl dev set mrcB max-msg-size 65536",
+			    getenv("MRC_TOP") ?: ".."));
+	pair(_metadata, self->lfd, &c, &s);
+	for (;;) {
+		fill_msg(buf, 65536, n);
+		r = do_send(c, buf, 65536, MSG_DONTWAIT);
+		if (r == 65536) {
+			n++;
+			continue;
+		}
+		ASSERT_EQ(-EAGAIN, r);
+		if (!(wait_ev(c, POLLOUT, 1000) & POLLOUT))
+			break;
+		ASSERT_LT(n, 500);
+	}
+	close(c);
+	dt = wait_conns(self->nsa, self->nsa, 0, 20000);
+	TH_LOG("%d messages; the orphan ended after %lld ms", n, dt);
+	EXPECT_GE(dt, 7000) TH_LOG("the dead-peer time, 10 s, less the time to stall");
+	EXPECT_NE(-1, dt) TH_LOG("the orphan still lives after 20 s");
+	r = drain(s, 5000, &msgs);
+	EXPECT_EQ(-ECONNRESET, r) TH_LOG("after %d messages", msgs);
+	free(buf);
+	close(s);
+}
+
+/* An orphan with everything acknowledged waits orphan_fin_timeout_ms. */
+TEST_F_TIMEOUT(close, orphan_fin_timeout, 60)
+{
+	long old = mrc_param("orphan_fin_timeout_ms");
+	unsigned char buf[64];
+	long long t0, dt;
+	int c, s, r, msgs;
+
+	ASSERT_EQ(0, mrc_set_param("orphan_fin_timeout_ms", 1500));
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(5, do_send(c, "hello", 5, 0));
+	ASSERT_EQ(5, do_recv(s, buf, sizeof(buf), 0, NULL));
+	t0 = now_ms();
+	close(c);	/* the server never closes */
+	dt = wait_conns(self->nsa, self->nsa, 0, 10000);
+	TH_LOG("the orphan ended after %lld ms", dt);
+	EXPECT_GE(dt, 1400);
+	EXPECT_LE(dt, 4000);
+	/*
+	 * As TCP in CLOSE_WAIT: the peer's data all came (EOF), then its
+	 * RESET, which a writer learns as EPIPE.
+	 */
+	r = drain(s, 3000, &msgs);
+	EXPECT_EQ(0, msgs);
+	EXPECT_EQ(0, r);
+	EXPECT_EQ(EPIPE, so_error(s)) TH_LOG("the orphan's RESET arrived");
+	TH_LOG("the server's recv: %d after %lld ms", r, now_ms() - t0);
+	mrc_set_param("orphan_fin_timeout_ms", old);
+	close(s);
+}
+
+TEST_F_TIMEOUT(close, orphans_capped, 60)
+{
+	long old = mrc_param("max_orphans");
+	int c[4], s[4], i, r, msgs;
+	unsigned char buf[16];
+
+	ASSERT_GT(old, 0);
+	ASSERT_EQ(0, mrc_set_param("max_orphans", 2));
+	for (i = 0; i < 4; i++) {
+		pair(_metadata, self->lfd, &c[i], &s[i]);
+		ASSERT_EQ(1, do_send(c[i], "x", 1, 0));
+		ASSERT_EQ(1, do_recv(s[i], buf, sizeof(buf), 0, NULL));
+	}
+	/* Two orphans wait for their peers' CLOSE; the third is one too many. */
+	for (i = 0; i < 3; i++)
+		close(c[i]);
+	r = drain(s[2], 2000, &msgs);
+	EXPECT_EQ(0, r) TH_LOG("EOF: the third one's CLOSE, then its RESET");
+	EXPECT_EQ(EPIPE, so_error(s[2])) TH_LOG("the third close() resets");
+	EXPECT_EQ(0, so_error(s[0])) TH_LOG("the first orphan waits");
+	EXPECT_EQ(0, so_error(s[1])) TH_LOG("the second orphan waits");
+	EXPECT_NE(-1, wait_conns(self->nsa, self->nsa, 3, 2000))
+		TH_LOG("two orphans and one open socket in A");
+	/* They finish when their peers close; the count goes back down. */
+	for (i = 0; i < 3; i++)
+		close(s[i]);
+	EXPECT_NE(-1, wait_conns(self->nsa, self->nsa, 1, 5000));
+	/* With room for one orphan, the last close() is orderly: none leaked. */
+	ASSERT_EQ(0, mrc_set_param("max_orphans", 1));
+	close(c[3]);
+	usleep(300000);
+	EXPECT_EQ(0, so_error(s[3])) TH_LOG("an orphan is allowed again");
+	EXPECT_NE(-1, wait_conns(self->nsa, self->nsa, 1, 2000));
+	close(s[3]);
+	EXPECT_NE(-1, wait_conns(self->nsa, self->nsa, 0, 5000));
+	mrc_set_param("max_orphans", old);
+}
+
+/* ---- socket semantics as TCP's ------------------------------------------- */
+
+static volatile sig_atomic_t sigpipes;
+
+static void on_sigpipe(int sig)
+{
+	sigpipes++;
+}
+
+TEST_F_TIMEOUT(close, calls_during_connect, 60)
+{
+	struct sockaddr_mrc a = mrc_addr("10.1.0.2", CLOSE_PORT);
+	unsigned char buf[16];
+	long long t0, dt;
+	int c, c2, s, s2;
+
+	signal(SIGPIPE, on_sigpipe);
+	/* The server's ACCEPT takes 300 ms. */
+	ASSERT_EQ(0, on_rails(self->nsb, self->nsa, 'b',
+			      "tc qdisc add dev X root netem delay 300ms"));
+	c = socket(mrc_family(), SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+	ASSERT_GE(c, 0);
+	ASSERT_EQ(-EINPROGRESS, neg_errno(connect(c, (struct sockaddr *)&a, sizeof(a))));
+	EXPECT_EQ(-EAGAIN, neg_errno(send(c, "x", 1, 0))) TH_LOG("send while connecting");
+	EXPECT_EQ(0, sigpipes) TH_LOG("and no SIGPIPE");
+	EXPECT_EQ(-EAGAIN, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("recv while connecting");
+	EXPECT_EQ(0, wait_ev(c, POLLIN | POLLOUT, 0));
+	EXPECT_TRUE(wait_ev(c, POLLOUT, 5000) & POLLOUT);
+	EXPECT_EQ(1, neg_errno(send(c, "x", 1, 0)));
+
+	/* A blocking send() waits for the connection, then sends. */
+	c2 = socket(mrc_family(), SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+	ASSERT_GE(c2, 0);
+	ASSERT_EQ(-EINPROGRESS, neg_errno(connect(c2, (struct sockaddr *)&a, sizeof(a))));
+	ASSERT_EQ(0, fcntl(c2, F_SETFL, 0));
+	t0 = now_ms();
+	EXPECT_EQ(2, neg_errno(send(c2, "yz", 2, 0)));
+	dt = now_ms() - t0;
+	EXPECT_GE(dt, 200) TH_LOG("send() returned after %lld ms", dt);
+	EXPECT_EQ(0, sigpipes);
+
+	s = accept_wait(self->lfd, 5000, 0);
+	s2 = accept_wait(self->lfd, 5000, 0);
+	ASSERT_GE(s, 0);
+	ASSERT_GE(s2, 0);
+	close(s);
+	close(s2);
+	close(c);
+	close(c2);
+	signal(SIGPIPE, SIG_DFL);
+}
+
+/*
+ * EPOLLRDHUP (and EOF) only once every message before the peer's CLOSE
+ * is here: the first two transmissions of the last segment are dropped,
+ * so the CLOSE arrives well before it (an RTO).
+ */
+TEST_F_TIMEOUT(close, rdhup_after_data, 60)
+{
+	static const size_t sizes[] = { 100, 3000, 4000 };
+	struct mrc_info info;
+	long long t0;
+	int c, s, ev, k, got = 0, window = 0, early = 0;
+
+	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', 2, 1));
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, wait_child(fork_sender(s, sizes, 3, 9)));
+	ASSERT_EQ(0, shutdown(s, SHUT_WR));
+	t0 = now_ms();
+	for (;;) {
+		ev = wait_ev(c, POLLIN | POLLRDHUP, 0);
+		ASSERT_EQ(0, get_info(c, &info));
+		/* Read after poll: a bit clear now was clear at the poll. */
+		if (!(info.closing & 8) && (ev & (POLLRDHUP | POLLHUP)))
+			early++;
+		if ((info.closing & 4) && !(info.closing & 8))
+			window++;
+		if (info.closing & 8)
+			break;
+		ASSERT_LT(now_ms() - t0, 10000);
+		usleep(1000);
+	}
+	TH_LOG("%d samples with the CLOSE here and data missing", window);
+	EXPECT_EQ(0, early) TH_LOG("RDHUP before the data");
+	EXPECT_GT(window, 0) TH_LOG("the CLOSE did overtake the data");
+	EXPECT_TRUE(wait_ev(c, POLLRDHUP, 0) & POLLRDHUP);
+	k = recv_all(c, sizes, 3, 9, &got);
+	EXPECT_EQ(-1, k) TH_LOG("message %d: %d", k, got);
+	EXPECT_EQ(0, do_recv(c, &got, sizeof(got), 0, NULL));
+	EXPECT_EQ(2, dropped(self->nsb, self->nsa, 'b'));
+	close(c);
+	close(s);
+}
+
+TEST_F(close, pollout_after_shutdown)
+{
+	unsigned char buf[16];
+	int c, s, ev;
+
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, shutdown(c, SHUT_WR));
+	ev = wait_ev(c, POLLOUT, 0);
+	EXPECT_TRUE(ev & POLLOUT) TH_LOG("revents %#x: a writer learns EPIPE", ev);
+	EXPECT_EQ(-EPIPE, do_send(c, "x", 1, 0));
+	ASSERT_EQ(0, do_recv(s, buf, sizeof(buf), 0, NULL));
+	close(s);
+	ASSERT_EQ(0, do_recv(c, buf, sizeof(buf), 0, NULL));
+	ev = wait_ev(c, POLLOUT, 1000);
+	EXPECT_TRUE(ev & POLLOUT) TH_LOG("revents %#x", ev);
+	EXPECT_TRUE(ev & POLLHUP) TH_LOG("revents %#x", ev);
+	EXPECT_EQ(-EPIPE, do_send(c, "x", 1, 0));
+	close(c);
+}
+
+TEST_F_TIMEOUT(close, listen_backlog_zero, 60)
+{
+	struct sockaddr_mrc a = mrc_addr("10.1.0.2", CLOSE_PORT + 1);
+	int lfd, c1, c2, s1, s2;
+
+	lfd = listener_in(self->nsb, self->nsa, CLOSE_PORT + 1, 0);
+	ASSERT_GE(lfd, 0);
+	c1 = client("10.1.0.2", CLOSE_PORT + 1, 0);
+	ASSERT_GE(c1, 0) TH_LOG("listen(fd, 0) accepts one: %s", strerror(-c1));
+	/* One waits in the queue: the next REQ is not taken. */
+	c2 = socket(mrc_family(), SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+	ASSERT_GE(c2, 0);
+	ASSERT_EQ(-EINPROGRESS, neg_errno(connect(c2, (struct sockaddr *)&a, sizeof(a))));
+	EXPECT_EQ(0, wait_ev(c2, POLLOUT, 500)) TH_LOG("the second waits");
+	s1 = accept_wait(lfd, 1000, 0);
+	ASSERT_GE(s1, 0);
+	EXPECT_TRUE(wait_ev(c2, POLLOUT, 5000) & POLLOUT) TH_LOG("then it gets in");
+	EXPECT_EQ(0, so_error(c2));
+	s2 = accept_wait(lfd, 5000, 0);
+	EXPECT_GE(s2, 0);
+	close(c1);
+	close(c2);
+	close(s1);
+	if (s2 >= 0)
+		close(s2);
+	close(lfd);
+}
+
+TEST_F_TIMEOUT(close, getpeername_until_close, 60)
+{
+	struct sockaddr_mrc a;
+	struct mrc_info info;
+	socklen_t len = sizeof(a);
+	unsigned char buf[16];
+	int c, s;
+
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, shutdown(c, SHUT_WR));
+	ASSERT_EQ(0, do_recv(s, buf, sizeof(buf), 0, NULL));
+	close(s);
+	ASSERT_EQ(0, do_recv(c, buf, sizeof(buf), 0, NULL));
+	usleep(1000000);	/* past TIME_WAIT */
+	EXPECT_EQ(0, get_info(c, &info));
+	EXPECT_EQ(MRC_CONN_STATE_CLOSED, info.state);
+	ASSERT_EQ(0, getpeername(c, (struct sockaddr *)&a, &len)) TH_LOG("%s", strerror(errno));
+	EXPECT_EQ(CLOSE_PORT, ntohs(a.smrc_port));
+	EXPECT_TRUE(is_v4mapped(&a, "10.1.0.2"));
+	close(c);
+}
+
+/* A connection that finished cleanly never becomes ECONNRESET later. */
+TEST_F_TIMEOUT(close, finished_never_reset, 60)
+{
+	unsigned char buf[16];
+	int c, s;
+
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(3, do_send(c, "abc", 3, 0));
+	ASSERT_EQ(0, shutdown(c, SHUT_WR));
+	ASSERT_EQ(3, do_recv(s, buf, sizeof(buf), 0, NULL));
+	ASSERT_EQ(0, do_recv(s, buf, sizeof(buf), 0, NULL));
+	ASSERT_EQ(2, do_send(s, "de", 2, 0));
+	ASSERT_EQ(0, shutdown(s, SHUT_WR));
+	ASSERT_EQ(2, do_recv(c, buf, sizeof(buf), 0, NULL));
+	ASSERT_EQ(0, do_recv(c, buf, sizeof(buf), 0, NULL));
+	/* Both ends in (or near) TIME_WAIT: the server's device goes. */
+	ASSERT_EQ(0, run_in(self->nsb, self->nsa, "ip link del dev mrcB"));
+	usleep(500000);
+	EXPECT_EQ(0, so_error(c));
+	EXPECT_EQ(0, so_error(s)) TH_LOG("the server's finished connection");
+	EXPECT_EQ(0, do_recv(c, buf, sizeof(buf), MSG_DONTWAIT, NULL));
+	EXPECT_EQ(0, do_recv(s, buf, sizeof(buf), MSG_DONTWAIT, NULL));
+	close(c);
+	close(s);
+}
+
+TEST_F(close, child_owned_by_listener_owner)
+{
+	struct sockaddr_mrc a = mrc_addr(NULL, CLOSE_PORT + 2);
+	struct mrc_info info;
+	int lfd, c, s;
+
+	/* A listener created with fsuid nobody (the socket's owner). */
+	ASSERT_EQ(0, setns(self->nsb, CLONE_NEWNET));
+	setfsuid(65534);
+	lfd = socket(mrc_family(), SOCK_SEQPACKET, 0);
+	setfsuid(0);
+	ASSERT_EQ(0, setns(self->nsa, CLONE_NEWNET));
+	ASSERT_GE(lfd, 0);
+	ASSERT_EQ(0, bind(lfd, (struct sockaddr *)&a, sizeof(a)));
+	ASSERT_EQ(0, listen(lfd, 4));
+	ASSERT_EQ(0, get_info(lfd, &info));
+	EXPECT_EQ(65534, info.uid);
+	c = client("10.1.0.2", CLOSE_PORT + 2, 0);
+	ASSERT_GE(c, 0);
+	/*
+	 * Until accepted, the child is nobody's too (routing and netlink see
+	 * sk_uid); accept() then makes it the acceptor's (sock_graft(), as
+	 * for TCP): here root.
+	 */
+	s = accept_wait(lfd, 5000, 0);
+	ASSERT_GE(s, 0);
+	ASSERT_EQ(0, get_info(s, &info));
+	EXPECT_EQ(0, info.uid) TH_LOG("accepted by root");
+	ASSERT_EQ(0, get_info(c, &info));
+	EXPECT_EQ(0, info.uid);
+	close(c);
+	close(s);
+	close(lfd);
+}
+
+TEST_HARNESS_MAIN
