@@ -41,6 +41,11 @@
 
 #define CLOSE_PORT	5200
 
+/* tc u32 matches: UDP to mrc's port; a DATA packet (mrc type at 29). */
+#define U32_MRC		"match ip protocol 17 0xff match ip dport 4796 0xffff"
+#define U32_DATA	U32_MRC " match u8 5 0xff at 29"
+#define NETEM_DUP	"tc qdisc add dev X parent 1:1 handle 10: netem delay 100ms 95ms duplicate 50%"
+
 FIXTURE(close) {
 	int nsa, nsb;	/* namespaces: client side, server side */
 	int lfd;	/* listener in B on CLOSE_PORT */
@@ -106,16 +111,15 @@ static int drop_last_data(int ns, int home, char host, unsigned int msg_id,
 	if (on_rails(ns, home, host, "tc qdisc add dev X clsact"))
 		return -1;
 	snprintf(fmt, sizeof(fmt),
-		 "tc filter add dev X egress protocol ip prio 1 u32 "
-		 "match ip protocol 17 0xff match ip dport 4796 0xffff "
-		 "match u8 5 0xff at 29 match u16 0x0001 0x0001 at 30 "
-		 "match u32 0x%x 0xffffffff at 44 match u8 0 0x%x at 58 "
-		 "action drop", msg_id, max_tx ? 0xfe : 0xff);
+		 "tc filter add dev X egress protocol ip prio 1 u32 %s %s %s%x%s%x%s",
+		 U32_DATA, "match u16 0x0001 0x0001 at 30",
+		 "match u32 0x", msg_id, " 0xffffffff at 44 match u8 0 0x",
+		 max_tx ? 0xfe : 0xff, " at 58 action drop");
 	return on_rails(ns, home, host, fmt);
 }
 
 /* Packets the drop filters of @host's rails dropped so far. */
-static long dropped(int ns, int home, char host)
+static long tc_drops(int ns, int home, char host)
 {
 	char cmd[256], line[512];
 	long n = 0, d;
@@ -250,8 +254,8 @@ TEST_F_TIMEOUT(close, both_shutdown_last_data_lost, 60)
 	EXPECT_EQ(0, so_error(c));
 	EXPECT_EQ(0, so_error(s));
 	/* The scenario happened: one first transmission lost on each side. */
-	EXPECT_EQ(1, dropped(self->nsa, self->nsa, 'a'));
-	EXPECT_EQ(1, dropped(self->nsb, self->nsa, 'b'));
+	EXPECT_EQ(1, tc_drops(self->nsa, self->nsa, 'a'));
+	EXPECT_EQ(1, tc_drops(self->nsb, self->nsa, 'b'));
 	close(c);
 	close(s);
 }
@@ -274,12 +278,10 @@ TEST_F_TIMEOUT(close, reply_close_duplicates, 240)
 	 */
 	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
 			      "tc qdisc add dev X root handle 1: prio"));
-	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
-			      "tc qdisc add dev X parent 1:1 handle 10: netem delay 100ms 95ms duplicate 50%"));
+	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a', NETEM_DUP));
 	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
 			      "tc filter add dev X parent 1: protocol ip prio 1 u32 "
-			      "match ip protocol 17 0xff match ip dport 4796 0xffff "
-			      "match u8 5 0xff at 29 flowid 1:1"));
+			      U32_DATA " flowid 1:1"));
 	dups0 = dev_drops(self->nsb, "mrcB", "duplicate");
 	ASSERT_GE(dups0, 0);
 	for (r = 0; r < rounds; r++) {
@@ -313,8 +315,8 @@ TEST_F_TIMEOUT(close, lossy_rounds, 300)
 	const int rounds = debug_kernel() ? 6 : 20;
 	static const size_t req[] = { 100, 5000, 1, 3000 };
 	static const size_t reply[] = { 20000, 1436, 1437, 64000, 7, 30000, 2872, 9000 };
-	const char *impair = "tc qdisc add dev X root netem delay 2ms 2ms loss 2% "
-			     "duplicate 5% reorder 10% 50%";
+	const char *impair =
+		"tc qdisc add dev X root netem delay 2ms 2ms loss 2% duplicate 5% reorder 10% 50%";
 	int c, s, r, k, got = 0;
 	struct mrc_info info;
 	long retrans = 0;
@@ -345,7 +347,7 @@ TEST_F_TIMEOUT(close, lossy_rounds, 300)
 }
 
 /* Write @val to /sys/kernel/debug/failslab/@name. */
-static int failslab(const char *name, const char *val)
+static int failslab_set(const char *name, const char *val)
 {
 	char path[256];
 	FILE *f;
@@ -381,24 +383,24 @@ TEST_F(close, peek_failslab)
 	int c, s, r;
 
 	if (access("/sys/kernel/debug/failslab", F_OK))
-		SKIP(return, "this kernel has no failslab (CONFIG_FAILSLAB): the debug kernel runs it");
+		SKIP(return, "no failslab here (CONFIG_FAILSLAB): the debug kernel runs it");
 	pair(_metadata, self->lfd, &c, &s);
 	ASSERT_EQ(0, wait_child(fork_sender(s, sizes, 3, 30)));
 	ASSERT_EQ(2000, do_recv(c, buf, sizeof(buf), 0, NULL));
 	ASSERT_TRUE(wait_ev(c, POLLIN, 5000) & POLLIN);
 
 	/* Every atomic allocation of this thread fails during the peek. */
-	ASSERT_EQ(0, failslab("probability", "100"));
-	ASSERT_EQ(0, failslab("interval", "1"));
-	ASSERT_EQ(0, failslab("times", "-1"));
-	ASSERT_EQ(0, failslab("verbose", "0"));
-	ASSERT_EQ(0, failslab("task-filter", "Y"));
-	ASSERT_EQ(0, failslab("ignore-gfp-wait", "Y"));
+	ASSERT_EQ(0, failslab_set("probability", "100"));
+	ASSERT_EQ(0, failslab_set("interval", "1"));
+	ASSERT_EQ(0, failslab_set("times", "-1"));
+	ASSERT_EQ(0, failslab_set("verbose", "0"));
+	ASSERT_EQ(0, failslab_set("task-filter", "Y"));
+	ASSERT_EQ(0, failslab_set("ignore-gfp-wait", "Y"));
 	ASSERT_EQ(0, make_it_fail(1));
 	r = do_recv(c, buf, sizeof(buf), MSG_PEEK, NULL);
 	make_it_fail(0);
-	failslab("probability", "0");
-	failslab("task-filter", "N");
+	failslab_set("probability", "0");
+	failslab_set("task-filter", "N");
 
 	EXPECT_EQ(2000, r);
 	EXPECT_EQ(-1, check_msg(buf, 2000, 31));
@@ -608,11 +610,11 @@ TEST_F_TIMEOUT(close, orphans_capped, 60)
 
 /* ---- socket semantics as TCP's ------------------------------------------- */
 
-static volatile sig_atomic_t sigpipes;
+static int sigpipes;
 
 static void on_sigpipe(int sig)
 {
-	sigpipes++;
+	__atomic_fetch_add(&sigpipes, 1, __ATOMIC_RELAXED);
 }
 
 TEST_F_TIMEOUT(close, calls_during_connect, 60)
@@ -630,7 +632,7 @@ TEST_F_TIMEOUT(close, calls_during_connect, 60)
 	ASSERT_GE(c, 0);
 	ASSERT_EQ(-EINPROGRESS, neg_errno(connect(c, (struct sockaddr *)&a, sizeof(a))));
 	EXPECT_EQ(-EAGAIN, neg_errno(send(c, "x", 1, 0))) TH_LOG("send while connecting");
-	EXPECT_EQ(0, sigpipes) TH_LOG("and no SIGPIPE");
+	EXPECT_EQ(0, __atomic_load_n(&sigpipes, __ATOMIC_RELAXED)) TH_LOG("and no SIGPIPE");
 	EXPECT_EQ(-EAGAIN, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("recv while connecting");
 	EXPECT_EQ(0, wait_ev(c, POLLIN | POLLOUT, 0));
 	EXPECT_TRUE(wait_ev(c, POLLOUT, 5000) & POLLOUT);
@@ -645,7 +647,7 @@ TEST_F_TIMEOUT(close, calls_during_connect, 60)
 	EXPECT_EQ(2, neg_errno(send(c2, "yz", 2, 0)));
 	dt = now_ms() - t0;
 	EXPECT_GE(dt, 200) TH_LOG("send() returned after %lld ms", dt);
-	EXPECT_EQ(0, sigpipes);
+	EXPECT_EQ(0, __atomic_load_n(&sigpipes, __ATOMIC_RELAXED));
 
 	s = accept_wait(self->lfd, 5000, 0);
 	s2 = accept_wait(self->lfd, 5000, 0);
@@ -695,7 +697,7 @@ TEST_F_TIMEOUT(close, rdhup_after_data, 60)
 	k = recv_all(c, sizes, 3, 9, &got);
 	EXPECT_EQ(-1, k) TH_LOG("message %d: %d", k, got);
 	EXPECT_EQ(0, do_recv(c, &got, sizeof(got), 0, NULL));
-	EXPECT_EQ(2, dropped(self->nsb, self->nsa, 'b'));
+	EXPECT_EQ(2, tc_drops(self->nsb, self->nsa, 'b'));
 	close(c);
 	close(s);
 }
