@@ -326,10 +326,21 @@ uapi_define() {
 		"$MRC_TOP/include/uapi/linux/mrc.h"
 }
 
-# dmesg_mark / dmesg_since: kernel messages printed after the mark.
+# dmesg_mark / dmesg_since: kernel messages printed after the mark.  The
+# mark is a unique line of its own in the kernel log (written to
+# /dev/kmsg at KERN_INFO, below the console's level), not a count of
+# lines, which goes wrong once the log ring wraps.  Should the mark itself
+# have been overwritten, everything still in the ring came after it.
+_dmesg_seq=0
+_dmesg_marker=
 dmesg_mark() {
-	_dmesg_lines=$(dmesg | wc -l)
+	_dmesg_seq=$((_dmesg_seq + 1))
+	_dmesg_marker="mrc-selftest: mark $$.$_dmesg_seq.$EPOCHREALTIME"
+	echo "<6>$_dmesg_marker" >/dev/kmsg
 }
 dmesg_since() {
-	dmesg | tail -n +"$((_dmesg_lines + 1))"
+	dmesg | awk -v m="$_dmesg_marker" '
+		{ line[NR] = $0 }
+		m != "" && index($0, m) { from = NR }
+		END { for (i = from + 1; i <= NR; i++) print line[i] }'
 }
