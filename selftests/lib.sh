@@ -5,8 +5,9 @@
 #
 # TAP: every check prints one "ok N desc" / "not ok N desc" line, with the
 # evidence of a failure as "# " comment lines below it.  End a test with
-# tap_end, which exits 1 if anything failed.  selftests/run.sh renumbers
-# the cases of all programs into one stream.
+# tap_end, which prints the plan "1..N" (selftests/run.sh fails a program
+# without one, or whose cases do not match it) and exits 1 if anything
+# failed.  run.sh renumbers the cases of all programs into one stream.
 #
 # Environment (set by tools/vm/run in the VM):
 #   MRC_TOP  the checkout     MRC_KO  path of the mrc.ko under test
