@@ -109,7 +109,7 @@ all_gone() {
 no_report() {
 	local bad
 
-	bad=$(dmesg_since | grep -E 'WARNING:|BUG:|KASAN|UBSAN|Oops|INFO: |circular locking|kmemleak|refcount_t|use-after-free')
+	bad=$(dmesg_since | grep -E 'WARNING:|BUG:|KASAN|UBSAN|Oops|INFO: |circular locking|kmemleak|refcount_t|use-after-free|unregister_netdevice: waiting for')
 	if [ -z "$bad" ]; then
 		tap_ok "$1: no kernel report"
 	else
