@@ -40,7 +40,7 @@
 
 INJ=$MRC_TOP/tools/mrcinject/mrcinject
 if [ ! -x "$INJ" ]; then
-	tap_skip "mrc_hostile" "tools/mrcinject/mrcinject is not built (make tools)"
+	tap_fail "mrc_hostile: tools/mrcinject/mrcinject is not built (make tools)"
 	tap_end
 fi
 mrc_load

@@ -45,7 +45,7 @@ chmod 755 "$tmp"
 trap '_ns_cleanup; rm -rf "$tmp"' EXIT
 
 if [ ! -x "$FUZZ" ]; then
-	tap_skip "mrcfuzz" "tools/mrcfuzz/mrcfuzz not built (make tools)"
+	tap_fail "mrcfuzz: tools/mrcfuzz/mrcfuzz is not built (make tools)"
 	tap_end
 fi
 mrc_load || { tap_fail "load mrc"; tap_end; }
