@@ -32,7 +32,10 @@
 # CPU): one shell per namespace runs the commands, one "mrcinject -f -"
 # per namespace injects, and counters are read with shell builtins.
 #
-# Environment: MRC_HOSTILE_XFER_S (transfer seconds, 40; debug kernel 360),
+# The transfer runs until every kind was fired (then the test stops its
+# sender, SIGUSR1: an orderly end), not for a time that a slow machine
+# could outlast; MRC_HOSTILE_XFER_S (240 s; debug kernel 420) only bounds it.
+# Environment: MRC_HOSTILE_XFER_S,
 # MRC_HOSTILE_N (packets per kind, 100), MRC_HOSTILE_FLOOD (garbage flood,
 # 100000; debug kernel 10000), MRC_HOSTILE_VERBOSE (print every injection).
 
@@ -54,10 +57,10 @@ CPORT=7001	# the control transfer, ended by a genuine RESET
 SMALLPORT=7050	# listeners that never accept: backlog 16,
 BIGPORT=7100	# backlog 4096,
 NEWPORT=7200	# and one nobody floods
-XFER_S=40
+XFER_S=240
 FLOOD=100000
 # The debug kernel (KASAN, lockdep) is ~10x slower under TCG.
-[ "${MRC_KERNEL:-stock}" = debug ] && XFER_S=360 && FLOOD=10000
+[ "${MRC_KERNEL:-stock}" = debug ] && XFER_S=420 && FLOOD=10000
 XFER_S=${MRC_HOSTILE_XFER_S:-$XFER_S}
 N=${MRC_HOSTILE_N:-100}
 FLOOD=${MRC_HOSTILE_FLOOD:-$FLOOD}
@@ -493,8 +496,9 @@ else
 		test "$hall" -le 1024
 fi
 conn_find $PORT
-check_eq "every kind was fired while the transfer ran (B's connection established, $((SECONDS - xfer_at)) s of ${XFER_S} s)" \
+check_eq "every kind was fired while the transfer ran (B's connection established after $((SECONDS - xfer_at)) s; at most ${XFER_S} s)" \
 	"$BID" "$CID"
+kill -USR1 $SPID	# the sender ends the transfer in order
 
 # ---- the transfer is intact -------------------------------------------------------------
 wait $SPID
@@ -506,9 +510,9 @@ RPID=
 hs=$(summary "$tmp/send.out")
 hr=$(summary "$tmp/recv.out")
 if [ $src = 0 ] && [ $rrc = 0 ] && [ -n "$hs" ] && [ "$hs" = "$hr" ]; then
-	tap_ok "transfer: ${XFER_S} s A -> B under attack intact: $hs (messages, bytes, hash) identical at both ends"
+	tap_ok "transfer: $((SECONDS - xfer_at)) s A -> B under attack intact: $hs (messages, bytes, hash) identical at both ends"
 else
-	tap_fail "transfer: ${XFER_S} s A -> B under attack intact" \
+	tap_fail "transfer: A -> B under attack intact" \
 		"sender (exit $src): $(cat "$tmp/send.out")" \
 		"receiver (exit $rrc): $(cat "$tmp/recv.out")" \
 		"$(cat "$tmp/send.err" "$tmp/recv.err")"
