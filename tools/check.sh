@@ -9,7 +9,9 @@
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
 #          (ASan/UBSan), libFuzzer targets (20 s each), VM selftests on
-#          Debian's 6.1 kernel, the two-VM test (selftests/mrc_twovm.sh).
+#          Debian's 6.1 kernel, the two-VM test (selftests/mrc_twovm.sh),
+#          the harness self-test (tools/harness-selftest.sh: broken jobs
+#          must fail).
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan.
@@ -85,6 +87,9 @@ stock)
 		# two VMs linked by multiqueue virtio-net NICs (tools/vm/run2)
 		tap_stage "mrc_twovm: tools/vm/run2" "mrc_twovm: " "$top/tools/vm/run2" --tap \
 			--results "$out/vm2" "$top/selftests/mrc_twovm.sh" "$top/selftests/mrc_twovm_b.sh"
+		# broken jobs the harness must fail (tools/harness-selftest.sh)
+		tap_stage "harness: tools/harness-selftest.sh" "harness: " \
+			"$top/tools/harness-selftest.sh" --results "$out/harness"
 	else
 		n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 	fi
