@@ -5,8 +5,9 @@
 #
 # TAP: every check prints one "ok N desc" / "not ok N desc" line, with the
 # evidence of a failure as "# " comment lines below it.  End a test with
-# tap_end, which exits 1 if anything failed.  selftests/run.sh renumbers
-# the cases of all programs into one stream.
+# tap_end, which prints the plan "1..N" (selftests/run.sh fails a program
+# without one, or whose cases do not match it) and exits 1 if anything
+# failed.  run.sh renumbers the cases of all programs into one stream.
 #
 # Environment (set by tools/vm/run in the VM):
 #   MRC_TOP  the checkout     MRC_KO  path of the mrc.ko under test
@@ -326,10 +327,21 @@ uapi_define() {
 		"$MRC_TOP/include/uapi/linux/mrc.h"
 }
 
-# dmesg_mark / dmesg_since: kernel messages printed after the mark.
+# dmesg_mark / dmesg_since: kernel messages printed after the mark.  The
+# mark is a unique line of its own in the kernel log (written to
+# /dev/kmsg at KERN_INFO, below the console's level), not a count of
+# lines, which goes wrong once the log ring wraps.  Should the mark itself
+# have been overwritten, everything still in the ring came after it.
+_dmesg_seq=0
+_dmesg_marker=
 dmesg_mark() {
-	_dmesg_lines=$(dmesg | wc -l)
+	_dmesg_seq=$((_dmesg_seq + 1))
+	_dmesg_marker="mrc-selftest: mark $$.$_dmesg_seq.$EPOCHREALTIME"
+	echo "<6>$_dmesg_marker" >/dev/kmsg
 }
 dmesg_since() {
-	dmesg | tail -n +"$((_dmesg_lines + 1))"
+	dmesg | awk -v m="$_dmesg_marker" '
+		{ line[NR] = $0 }
+		m != "" && index($0, m) { from = NR }
+		END { for (i = from + 1; i <= NR; i++) print line[i] }'
 }

@@ -328,7 +328,7 @@ check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *}, at most 1/$lim)
 # Ethernet switch does (tc BPF program selftests/mrc_trim.bpf.c).
 trim=$(dirname "$0")/mrc_trim.bpf.o
 if [ ! -e "$trim" ]; then
-	tap_skip "trimming" "selftests/mrc_trim.bpf.o is not built (make tools; needs clang-14)"
+	tap_fail "trimming: selftests/mrc_trim.bpf.o is not built (make tools; needs clang-14)"
 else
 	skip0=$(evtrans ev_to_skip)
 	trim0=$(ip netns exec "$HB" cat /sys/class/net/mrc0/mrc_drops/trimmed)

@@ -9,10 +9,15 @@
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
 #          (ASan/UBSan), libFuzzer targets (20 s each), VM selftests on
-#          Debian's 6.1 kernel, the two-VM test (selftests/mrc_twovm.sh).
+#          Debian's 6.1 kernel, the two-VM test (selftests/mrc_twovm.sh),
+#          the harness self-test (tools/harness-selftest.sh: broken jobs
+#          must fail).
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan.
+#
+# A stage that prints TAP and exits non-zero without a "not ok", or that
+# prints no result at all, gets a "not ok" naming it.
 #
 # Logs: results/check-<kind>/.
 
@@ -26,21 +31,9 @@ mkdir -p "$out"
 tap=$out/check.tap
 n=0
 
-# emit PREFIX: copy TAP from stdin, renumbered into the combined stream.
-emit() {
-	local prefix=$1 line
-	while IFS= read -r line; do
-		if [[ $line =~ ^(not\ ok|ok)(\ [0-9]+)?(\ -)?\ (.*)$ ]]; then
-			n=$((n + 1))
-			line="${BASH_REMATCH[1]} $n $prefix${BASH_REMATCH[4]}"
-		elif [[ $line =~ ^(TAP\ version|[0-9]+\.\.[0-9]+$|[0-9]+\ passed,\ [0-9]+\ failed) ]]; then
-			continue
-		elif [[ ! $line =~ ^# ]]; then
-			line="# $line"
-		fi
-		echo "$line" | tee -a "$tap"
-	done
-}
+# emit and tap_stage: TAP of other programs into the combined stream
+# shellcheck source=tools/tap-lib.sh disable=SC1091
+. "$top/tools/tap-lib.sh"
 
 # stage NAME LOG CMD...: one TAP line for CMD; its log tail on failure.
 stage() {
@@ -84,15 +77,19 @@ stock)
 	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
 	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
 		"$out/nlspec.log" "$top/tools/nlspec.sh" check
-	emit "unit: " < <(make -s -C "$top" unit 2>&1 || echo "not ok 1 unit tests did not build or crashed")
+	tap_stage "unit: make unit" "unit: " make -s -C "$top" unit
 	# (make fuzz runs them 60 s each; here briefly, on their seed corpora)
-	emit "" < <(make -s -C "$top/selftests/fuzz" run FUZZ_SECS="${MRC_FUZZ_SECS:-20}" \
-		RESULTS="$out" 2>&1 || echo "not ok 1 fuzz: the targets did not build or failed")
+	tap_stage "fuzz: make -C selftests/fuzz run" "" make -s -C "$top/selftests/fuzz" run \
+		FUZZ_SECS="${MRC_FUZZ_SECS:-20}" RESULTS="$out"
 	if [ $build_ok = 1 ]; then
-		emit "" < <("$top/tools/vm/run" --kernel stock --results "$out/vm" --tests 2>&1)
+		tap_stage "vm: tools/vm/run --tests" "" \
+			"$top/tools/vm/run" --kernel stock --results "$out/vm" --tests
 		# two VMs linked by multiqueue virtio-net NICs (tools/vm/run2)
-		emit "mrc_twovm: " < <("$top/tools/vm/run2" --tap --results "$out/vm2" \
-			"$top/selftests/mrc_twovm.sh" "$top/selftests/mrc_twovm_b.sh" 2>&1)
+		tap_stage "mrc_twovm: tools/vm/run2" "mrc_twovm: " "$top/tools/vm/run2" --tap \
+			--results "$out/vm2" "$top/selftests/mrc_twovm.sh" "$top/selftests/mrc_twovm_b.sh"
+		# broken jobs the harness must fail (tools/harness-selftest.sh)
+		tap_stage "harness: tools/harness-selftest.sh" "harness: " \
+			"$top/tools/harness-selftest.sh" --results "$out/harness"
 	else
 		n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 	fi
@@ -106,9 +103,10 @@ debug)
 			stage "build: no compiler warnings against 6.12 (W=1)" \
 				"$out/build-warnings.log" no_warnings "$out/build.log"
 			# KASAN and lockdep under TCG: the whole suite takes ~45 min
-			emit "" < <("$top/tools/vm/run" --kernel debug --kmemleak --timeout 4500 \
+			tap_stage "vm: tools/vm/run --kernel debug --tests" "" \
+				"$top/tools/vm/run" --kernel debug --kmemleak --timeout 4500 \
 				--module "$(make -s -C "$top" print-debug-ko)" \
-				--results "$out/vm" --tests 2>&1)
+				--results "$out/vm" --tests
 		else
 			n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 		fi

@@ -29,6 +29,10 @@
  *                 (sender), for scripts
  *   -T FILE       append "EPOCH_MS BYTES" (wall clock, bytes done so far)
  *                 to FILE at most every 100 ms: goodput over time
+ *
+ * SIGUSR1 makes a sender stop as -D would, after the message it is
+ * sending: an orderly end, then the summary (a script ends a transfer when
+ * its own work is done, not on a clock).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -37,6 +41,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +57,7 @@ static unsigned long long count = 100, seed = 1, duration_ms;
 static unsigned int slow_us, bufsize, ifindex, accepts = 1;
 static int quiet;
 static const char *ready_file;
+static atomic_int stop_sending;	/* lock-free: set by a signal handler */
 
 static unsigned long long now_ms(void)
 {
@@ -211,7 +217,8 @@ static int do_send(struct sockaddr_mrc *peer)
 		unsigned int len = msg_size(i);
 		ssize_t n;
 
-		if (duration_ms && now_ms() - connected >= duration_ms)
+		if (atomic_load(&stop_sending) ||
+		    (duration_ms && now_ms() - connected >= duration_ms))
 			break;
 		msg_fill(buf, len, i);
 		n = send(fd, buf, len, MSG_NOSIGNAL);
@@ -333,9 +340,16 @@ static void timeout(int sig)
 	_exit(3);
 }
 
+static void stop(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_sending, 1);
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_mrc a;
+	struct sigaction sa;
 	const char *connect_to = NULL, *bind_to = NULL;
 	int listen_mode = 0, port = 0, opt, count_set = 0;
 	char *dash;
@@ -410,6 +424,11 @@ int main(int argc, char **argv)
 	}
 	if (duration_ms && !count_set)
 		count = ~0ULL;
+	/* Restarted, a blocked send() completes; the loop then stops. */
+	sa.sa_handler = stop;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
 	family = read_family();
 	memset(&a, 0, sizeof(a));
 	a.smrc_family = family;
