@@ -378,7 +378,9 @@ static size_t build_req(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
 	memset(&q, 0, sizeof(q));
 	q.dst_port = cpu_to_be16(o.req_port);
 	q.src_port = cpu_to_be16(1024 + rnd() % 60000);
-	q.isn = cpu_to_be32((u32)rnd());
+	q.isn = cpu_to_be32(rnd_nonzero());
+	if (type == MRC_PKT_ACCEPT)
+		q.echo = cpu_to_be32(rnd_nonzero());
 	q.rwnd = cpu_to_be32(1024);
 	q.max_payload = cpu_to_be16(1436);
 	q.n_rails = n;
@@ -392,7 +394,11 @@ static size_t build_req(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
 		memcpy(r.addr, o.rails[i].addr, sizeof(r.addr));
 		memcpy(buf + MRC_REQ_LEN(i), &r, sizeof(r));
 	}
-	return MRC_REQ_LEN(n);
+	if (type != MRC_PKT_REQ)
+		return MRC_REQ_LEN(n);
+	/* A REQ is padded to the largest ACCEPT. */
+	memset(buf + MRC_REQ_LEN(n), 0, MRC_REQ_WIRE_LEN - MRC_REQ_LEN(n));
+	return MRC_REQ_WIRE_LEN;
 }
 
 static size_t build_reset(u8 *buf, u16 flags, u32 dst, u32 src, u32 reason)
@@ -490,10 +496,9 @@ static size_t build_length(u8 *buf, unsigned long long v)
 	case 4:		/* REQ shorter than its fixed part */
 		build_req(buf, MRC_PKT_REQ, 0, 0, s);
 		return MRC_REQ_LEN(0) - 1 - rnd() % 8;
-	case 5:		/* REQ announcing more rails than it carries */
-		len = build_req(buf, MRC_PKT_REQ, 0, 0, s);
-		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_req, n_rails)] += 1;
-		return len;
+	case 5:		/* REQ not padded (as in version 1) */
+		build_req(buf, MRC_PKT_REQ, 0, 0, s);
+		return MRC_REQ_LEN(o.n_rails) - (o.n_rails == MRC_WIRE_MAX_RAILS);
 	case 6:		/* ACCEPT with half a rail more */
 		len = build_req(buf, MRC_PKT_ACCEPT, 0, d, s);
 		memset(buf + len, 0, sizeof(struct mrc_wire_rail) / 2);

@@ -194,7 +194,11 @@ static void mrc_fill_hdr(struct mrc_wire_hdr *h, u8 type, u32 dst, u32 src)
 	h->src_conn = cpu_to_be32(src);
 }
 
-/* A REQ or ACCEPT of @ms. Context: conn lock, RCU. */
+/*
+ * A REQ or ACCEPT of @ms.  A REQ is padded to MRC_REQ_WIRE_LEN, so that no
+ * ACCEPT is larger than the REQ it answers; an ACCEPT echoes the REQ's isn.
+ * Context: conn lock, RCU.
+ */
 static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 {
 	struct mrc_wire_req *req;
@@ -203,7 +207,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
 		n += !!ms->lrail[plane].family;
-	skb = mrc_xmit_alloc(ms, MRC_REQ_LEN(n));
+	skb = mrc_xmit_alloc(ms, type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN :
+					       MRC_REQ_LEN(n));
 	if (!skb)
 		return NULL;
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), type,
@@ -217,6 +222,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	req->max_payload = cpu_to_be16(ms->seg_size);
 	req->n_rails = n;
 	req->max_msg_size = cpu_to_be32(READ_ONCE(ms->mdev->max_msg_size));
+	if (type == MRC_PKT_ACCEPT)
+		req->echo = cpu_to_be32(ms->peer_isn);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
 		struct mrc_wire_rail *wr;
@@ -233,6 +240,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 			memcpy(wr->addr, &er->addr, 16);
 		}
 	}
+	if (type == MRC_PKT_REQ)
+		skb_put_zero(skb, MRC_REQ_WIRE_LEN - MRC_REQ_LEN(n));
 	return skb;
 }
 
@@ -310,9 +319,17 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	u32 payload;
 
 	payload = mrc_fill_lrails(ms, mdev, family);
-	if (!ms->lrail[plane].family || payload < 64)
+	/*
+	 * Every rail carries a padded REQ (IPv4: MTU 704; the REQ has DF
+	 * set), hence DATA of 640 bytes, more than the 64 a peer may ask.
+	 */
+	if (!ms->lrail[plane].family ||
+	    payload + MRC_DATA_HDR_LEN < MRC_REQ_WIRE_LEN)
 		return -ENETUNREACH;
-	ms->isn = get_random_u32();
+	/* A RESET that answers the REQ carries the isn as src_conn: not 0. */
+	do {
+		ms->isn = get_random_u32();
+	} while (!ms->isn);
 	if (mrc_alloc_txwin(ms, GFP_ATOMIC))
 		return -ENOMEM;
 	ms->seg_size = payload;
