@@ -419,6 +419,10 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
  * @ms: the connection (conn lock), with a device and a peer
  * @reason: enum mrc_reset_reason
  * @xq: where the RESET is queued
+ *
+ * A half-open child (REQ_RCVD) answers a REQ: its client does not know
+ * our id yet and checks the RESET against its isn, which the RESET then
+ * carries as src_conn.
  */
 void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 {
@@ -430,7 +434,8 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	skb = mrc_xmit_alloc(ms, MRC_RESET_LEN);
 	if (!skb)
 		return;
-	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id, ms->id);
+	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id,
+		     ms->state == MRC_ST_REQ_RCVD ? ms->peer_isn : ms->id);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
 	if (ms->state == MRC_ST_REQ_RCVD) {
@@ -465,7 +470,9 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
  * At most one small packet per packet received, and at most
  * MRC_RESET_REPLY_BURST per second per device: a flood of strays (spoofed,
  * perhaps, to aim our replies at a third party) gets the rest unanswered.
- * They are counted as dropped either way.  Context: softirq, RCU.
+ * They are counted as dropped either way.  A REQ names no connection of
+ * ours: the RESET carries the REQ's isn as src_conn, which its client
+ * checks (it knows no id of ours yet).  Context: softirq, RCU.
  */
 void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
@@ -482,9 +489,9 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	skb = mrc_xmit_alloc(NULL, MRC_RESET_LEN);
 	if (!skb)
 		return;
-	/* A REQ names no connection of ours: any non-zero id will do. */
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, pkt->src_conn,
-		     pkt->dst_conn ?: 1);
+		     pkt->type == MRC_PKT_REQ ? be32_to_cpu(pkt->u.req.req.isn) :
+		     pkt->dst_conn);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
 	mrc_xmit_reply(mdev, skb, rail->plane, &laddr, saddr, 0);
