@@ -11,7 +11,9 @@
  *  - an accepted packet must satisfy everything wire.h promises: known
  *    type, header length of its type, lengths within the buffer, payload
  *    only in DATA, reserved bits and fields zero, fields in range, the
- *    type-specific part copied unchanged;
+ *    type-specific part copied unchanged; a REQ exactly 676 bytes (no
+ *    ACCEPT is larger) with zero padding, an isn and no echo, an ACCEPT
+ *    with an echo;
  *  - round trip: a packet rebuilt from struct mrc_pkt (the core has no
  *    builder; this one follows the kernel's, input.c) must be the input's
  *    header bytes again, and parse to the same struct mrc_pkt;
@@ -24,6 +26,7 @@
 /* wire.c's limits, documented in wire.rst. */
 #define PLANES		32
 #define MIN_PAYLOAD	64
+#define REQ_BYTES	676	/* every REQ, padded: 12 + 24 + 32 rails */
 
 static u16 r16(const u8 *p)
 {
@@ -52,7 +55,7 @@ static u32 oracle(const u8 *b, size_t len, bool *len_bad)
 	*len_bad = false;
 	if (len < 12)
 		return BIT_OF(MRC_DROP_SHORT);
-	if (b[0] != 1)
+	if (b[0] != 2)
 		return BIT_OF(MRC_DROP_VERSION);
 	if (b[1] < 1 || b[1] > 9)
 		return BIT_OF(MRC_DROP_TYPE);
@@ -98,7 +101,9 @@ static u32 oracle(const u8 *b, size_t len, bool *len_bad)
 		break;
 	case MRC_PKT_REQ:
 	case MRC_PKT_ACCEPT:
-		if (len < 32 || len != 32 + 20 * (size_t)b[26]) {
+		/* A REQ: always 676 bytes; an ACCEPT: 36 + 20 per rail. */
+		if (len < 36 || len != (b[1] == MRC_PKT_REQ ? REQ_BYTES :
+					36 + 20 * (size_t)b[26])) {
 			*len_bad = true;
 			return BIT_OF(MRC_DROP_LENGTH);
 		}
@@ -107,10 +112,21 @@ static u32 oracle(const u8 *b, size_t len, bool *len_bad)
 			why |= BIT_OF(MRC_DROP_RESERVED);
 		if (n < 1 || n > 32 || r16(b + 24) < MIN_PAYLOAD || !r32(b + 28))
 			why |= BIT_OF(MRC_DROP_BAD_FIELD);
-		if (b[1] == MRC_PKT_REQ && r32(b + 4))
-			why |= BIT_OF(MRC_DROP_BAD_FIELD);
+		if (b[1] == MRC_PKT_REQ) {
+			if (r32(b + 4) || !r32(b + 16))		/* dst_conn, isn */
+				why |= BIT_OF(MRC_DROP_BAD_FIELD);
+			if (r32(b + 32))			/* echo */
+				why |= BIT_OF(MRC_DROP_RESERVED);
+			for (i = 36 + 20 * (n > 32 ? 32 : n); i < len; i++)
+				if (b[i])			/* padding */
+					why |= BIT_OF(MRC_DROP_RESERVED);
+			if (n > 32)
+				n = 0;		/* rails: undefined */
+		} else if (!r32(b + 32)) {
+			why |= BIT_OF(MRC_DROP_BAD_FIELD);	/* echo */
+		}
 		for (i = 0; i < n; i++) {
-			r = b + 32 + 20 * i;
+			r = b + 36 + 20 * i;
 			if (r[2] || r[3])
 				why |= BIT_OF(MRC_DROP_RESERVED);
 			if (r[1] == 4) {
@@ -135,12 +151,12 @@ static u32 oracle(const u8 *b, size_t len, bool *len_bad)
 		if (reason < 1 || reason > 6)
 			why |= BIT_OF(MRC_DROP_BAD_FIELD);
 		break;
-	default:	/* PROBE, PROBE_ACK */
+	default:	/* PROBE, PROBE_ACK; flag 1: CHALLENGE */
 		if (len != 24) {
 			*len_bad = true;
 			return BIT_OF(MRC_DROP_LENGTH);
 		}
-		if (flags || r16(b + 18))
+		if (flags & ~1U || r16(b + 18))
 			why |= BIT_OF(MRC_DROP_RESERVED);
 		if (r16(b + 16) > 0x3fff)
 			why |= BIT_OF(MRC_DROP_BAD_FIELD);
@@ -220,10 +236,21 @@ static void check_accepted(const u8 *b, size_t len, const struct mrc_pkt *pkt)
 		FUZZ_CHECK(!memcmp(q, b + MRC_HDR_LEN, sizeof(*q)), "req part");
 		FUZZ_CHECK(q->n_rails >= 1 && q->n_rails <= MRC_WIRE_MAX_RAILS,
 			   "n_rails %u", q->n_rails);
-		hdr = MRC_REQ_LEN(q->n_rails);
 		FUZZ_CHECK(!pkt->flags && !q->reserved, "reserved set");
 		FUZZ_CHECK(be16_to_cpu(q->max_payload) >= MIN_PAYLOAD &&
 			   be32_to_cpu(q->max_msg_size), "limits");
+		if (pkt->type == MRC_PKT_REQ) {
+			/* No ACCEPT is larger than the REQ it answers. */
+			hdr = MRC_REQ_WIRE_LEN;
+			FUZZ_CHECK(len == REQ_BYTES, "REQ of %zu bytes", len);
+			FUZZ_CHECK(q->isn && !q->echo, "REQ isn %u echo %u",
+				   be32_to_cpu(q->isn), be32_to_cpu(q->echo));
+			for (i = MRC_REQ_LEN(q->n_rails); i < len; i++)
+				FUZZ_CHECK(!b[i], "REQ padding byte %u", i);
+		} else {
+			hdr = MRC_REQ_LEN(q->n_rails);
+			FUZZ_CHECK(q->echo, "ACCEPT echo 0");
+		}
 		for (i = 0; i < q->n_rails; i++) {
 			const struct mrc_wire_rail *r = &pkt->u.req.rails[i];
 
@@ -250,7 +277,8 @@ static void check_accepted(const u8 *b, size_t len, const struct mrc_pkt *pkt)
 		hdr = MRC_PROBE_LEN;
 		FUZZ_CHECK(!memcmp(&pkt->u.probe, b + MRC_HDR_LEN,
 				   sizeof(pkt->u.probe)), "probe part");
-		FUZZ_CHECK(!pkt->flags && !pkt->u.probe.reserved, "reserved set");
+		FUZZ_CHECK(!(pkt->flags & ~MRC_F_PROBE_MASK) && !pkt->u.probe.reserved,
+			   "reserved set");
 		FUZZ_CHECK(be16_to_cpu(pkt->u.probe.ev) <= MRC_EV_MAX, "ev");
 		break;
 	}
@@ -285,7 +313,12 @@ static size_t rebuild(u8 *buf, const struct mrc_pkt *pkt)
 		memcpy(p, &pkt->u.req.req, sizeof(pkt->u.req.req));
 		memcpy(p + sizeof(pkt->u.req.req), pkt->u.req.rails,
 		       pkt->u.req.req.n_rails * sizeof(pkt->u.req.rails[0]));
-		return MRC_REQ_LEN(pkt->u.req.req.n_rails);
+		if (pkt->type == MRC_PKT_ACCEPT)
+			return MRC_REQ_LEN(pkt->u.req.req.n_rails);
+		/* as handshake.c: zeros up to the largest ACCEPT */
+		memset(buf + MRC_REQ_LEN(pkt->u.req.req.n_rails), 0,
+		       MRC_REQ_WIRE_LEN - MRC_REQ_LEN(pkt->u.req.req.n_rails));
+		return MRC_REQ_WIRE_LEN;
 	case MRC_PKT_RESET:
 		memcpy(p, &pkt->u.reset, sizeof(pkt->u.reset));
 		return MRC_RESET_LEN;

@@ -34,8 +34,12 @@ def le32(v):
 
 # ---- fuzz_wire: one UDP payload each ----
 
-def hdr(typ, flags=0, dst=0x1234, src=0x5678):
-    return bytes([1, typ]) + be16(flags) + be32(dst) + be32(src)
+WIRE_VERSION = 2
+REQ_BYTES = 676     # every REQ is padded to the largest ACCEPT (32 rails)
+
+
+def hdr(typ, flags=0, dst=0x1234, src=0x5678, version=WIRE_VERSION):
+    return bytes([version, typ]) + be16(flags) + be32(dst) + be32(src)
 
 
 def data(typ=5, payload=b"hello", msg_len=100, off=10, ev=0x123, tx=0):
@@ -53,14 +57,17 @@ def ack(typ=6, reason=0):
             be32(40) + be32(0))
 
 
-def req(typ=1, rails=((0, 4), (1, 6))):
+def req(typ=1, rails=((0, 4), (1, 6)), echo=0x0badcafe, pad=True):
+    """A REQ (echo 0, zero-padded to REQ_BYTES) or an ACCEPT (echo set)."""
     out = hdr(typ, 0, 0 if typ == 1 else 0x99) + be16(7000) + be16(7001)
     out += be32(0xffffff00) + be32(512) + be16(1400) + bytes([len(rails), 0])
-    out += be32(1 << 20)
+    out += be32(1 << 20) + be32(0 if typ == 1 else echo)
     for plane, fam in rails:
         addr = bytes([10, 0, plane, 1]) + bytes(12) if fam == 4 else \
             bytes(range(16))
         out += bytes([plane, fam, 0, 0]) + addr
+    if typ == 1 and pad:
+        out += bytes(REQ_BYTES - len(out))
     return out
 
 
@@ -74,9 +81,19 @@ def wire_seeds():
         "req": req(),
         "accept": req(2, ((3, 6),)),
         "req-32-rails": req(1, tuple((i, 4 + 2 * (i & 1)) for i in range(32))),
+        "accept-32-rails": req(2, tuple((i, 4) for i in range(32))),
+        "req-unpadded": req(1, ((0, 4),), pad=False),
+        "req-v1": hdr(1, version=1) + be16(7000) + be16(7001) +
+        be32(5) + be32(512) + be16(1400) + bytes([1, 0]) + be32(1 << 20) +
+        bytes([0, 4, 0, 0, 10, 0, 0, 1]) + bytes(12),
         "reset": hdr(3) + be32(4),
+        "reset-answering-req": hdr(3, dst=0x5678, src=0xffffff00) + be32(2),
         "probe": hdr(8) + be32(77) + be16(0x3ffe) + be16(0) + be32(123456),
         "probe-ack": hdr(9) + be32(78) + be16(1) + be16(0) + be32(99),
+        "probe-challenge": hdr(8, 1) + be32(0x9e3779b9) + be16(5) + be16(0) +
+        be32(0x7f4a7c15),
+        "probe-ack-challenge": hdr(9, 1) + be32(0x9e3779b9) + be16(5) +
+        be16(0) + be32(0x7f4a7c15),
         "short": hdr(5)[:7],
     }
 

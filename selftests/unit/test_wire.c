@@ -17,7 +17,7 @@ static_assert(sizeof(struct mrc_wire_hdr) == 12, "hdr");
 static_assert(sizeof(struct mrc_wire_data) == 24, "data");
 static_assert(sizeof(struct mrc_wire_ack) == 64, "ack");
 static_assert(sizeof(struct mrc_wire_rail) == 20, "rail");
-static_assert(sizeof(struct mrc_wire_req) == 20, "req");
+static_assert(sizeof(struct mrc_wire_req) == 24, "req");
 static_assert(sizeof(struct mrc_wire_reset) == 4, "reset");
 static_assert(sizeof(struct mrc_wire_probe) == 12, "probe");
 static_assert(offsetof(struct mrc_wire_data, ev) == 16, "data.ev");
@@ -25,9 +25,12 @@ static_assert(offsetof(struct mrc_wire_ack, trig_psn) == 40, "ack.trig_psn");
 static_assert(offsetof(struct mrc_wire_ack, ack_delay_us) == 56, "ack.delay");
 static_assert(offsetof(struct mrc_wire_ack, reserved) == 60, "ack.reserved");
 static_assert(offsetof(struct mrc_wire_req, max_msg_size) == 16, "req.mms");
+static_assert(offsetof(struct mrc_wire_req, echo) == 20, "req.echo");
 static_assert(offsetof(struct mrc_wire_probe, stamp) == 8, "probe.stamp");
 static_assert(MRC_DATA_HDR_LEN == 36 && MRC_ACK_LEN == 76, "lengths");
-static_assert(MRC_REQ_LEN(0) == 32 && MRC_REQ_LEN(32) == 672, "req lengths");
+static_assert(MRC_REQ_LEN(0) == 36 && MRC_REQ_LEN(32) == 676, "req lengths");
+static_assert(MRC_REQ_WIRE_LEN == 676, "padded REQ");
+static_assert(MRC_WIRE_VERSION == 2, "version");
 static_assert(MRC_RESET_LEN == 16 && MRC_PROBE_LEN == 24, "lengths");
 
 #define MAXPKT	(MRC_REQ_LEN(MRC_WIRE_MAX_RAILS + 2))
@@ -115,6 +118,10 @@ static size_t build_ack(u8 *b, u8 type)
 	return 76;
 }
 
+/*
+ * A REQ (isn non-zero, echo 0, zero padding up to 676 bytes) or an ACCEPT
+ * (echo non-zero, exactly its rails long) with @n rails.
+ */
 static size_t build_req(u8 *b, u8 type, unsigned int n)
 {
 	unsigned int i, j;
@@ -123,14 +130,15 @@ static size_t build_req(u8 *b, u8 type, unsigned int n)
 	put_hdr(b, type, 0, type == MRC_PKT_REQ ? 0 : nz32(), nz32());
 	w16(b + 12, unit_rand32());
 	w16(b + 14, unit_rand32());
-	w32(b + 16, unit_rand32());
+	w32(b + 16, type == MRC_PKT_REQ ? nz32() : unit_rand32());
 	w32(b + 20, unit_rand32());
 	w16(b + 24, 64 + unit_rand32() % (65536 - 64));
 	b[26] = n;
 	b[27] = 0;
 	w32(b + 28, nz32());
+	w32(b + 32, type == MRC_PKT_REQ ? 0 : nz32());
 	for (i = 0; i < n; i++) {
-		r = b + 32 + 20 * i;
+		r = b + 36 + 20 * i;
 		r[0] = unit_rand32() % 32;
 		r[1] = unit_rand32() & 1 ? 4 : 6;
 		r[2] = 0;
@@ -138,7 +146,10 @@ static size_t build_req(u8 *b, u8 type, unsigned int n)
 		for (j = 0; j < 16; j++)
 			r[4 + j] = r[1] == 6 || j < 4 ? unit_rand32() : 0;
 	}
-	return 32 + 20 * n;
+	if (type != MRC_PKT_REQ || n > 32)
+		return 36 + 20 * n;
+	memset(b + 36 + 20 * n, 0, 676 - (36 + 20 * n));
+	return 676;
 }
 
 static size_t build_reset(u8 *b)
@@ -150,7 +161,7 @@ static size_t build_reset(u8 *b)
 
 static size_t build_probe(u8 *b, u8 type)
 {
-	put_hdr(b, type, 0, nz32(), nz32());
+	put_hdr(b, type, unit_rand32() & MRC_F_PROBE_MASK, nz32(), nz32());
 	w32(b + 12, unit_rand32());
 	w16(b + 16, rand_ev());
 	w16(b + 18, 0);
@@ -204,7 +215,7 @@ static bool oracle_valid(const u8 *b, size_t len)
 	u16 flags;
 	const u8 *r;
 
-	if (len < 12 || b[0] != 1 || b[1] < 1 || b[1] > 9)
+	if (len < 12 || b[0] != 2 || b[1] < 1 || b[1] > 9)
 		return false;
 	flags = r16(b + 2);
 	dst = r32(b + 4);
@@ -231,14 +242,23 @@ static bool oracle_valid(const u8 *b, size_t len)
 		return b[1] == MRC_PKT_ACK ? b[59] == 0 : b[59] >= 1 && b[59] <= 3;
 	case MRC_PKT_REQ:
 	case MRC_PKT_ACCEPT:
-		if (len < 32)
+		/* A REQ: 676 bytes, isn set, echo 0, zero after its rails. */
+		if (len < 36)
 			return false;
 		n = b[26];
-		if (len != 32 + 20 * n || n < 1 || n > 32 || flags || b[27] ||
-		    r16(b + 24) < 64 || !r32(b + 28))
+		if (n < 1 || n > 32 || flags || b[27] || r16(b + 24) < 64 || !r32(b + 28))
 			return false;
+		if (b[1] == MRC_PKT_REQ) {
+			if (len != 676 || !r32(b + 16) || r32(b + 32))
+				return false;
+			for (i = 36 + 20 * n; i < len; i++)
+				if (b[i])
+					return false;
+		} else if (len != 36 + 20 * n || !r32(b + 32)) {
+			return false;
+		}
 		for (i = 0; i < n; i++) {
-			r = b + 32 + 20 * i;
+			r = b + 36 + 20 * i;
 			if (r[0] >= 32 || r[2] || r[3] || (r[1] != 4 && r[1] != 6))
 				return false;
 			for (j = 4; r[1] == 4 && j < 16; j++)
@@ -249,7 +269,7 @@ static bool oracle_valid(const u8 *b, size_t len)
 	case MRC_PKT_RESET:
 		return len == 16 && !flags && r32(b + 12) >= 1 && r32(b + 12) <= 6;
 	default:
-		return len == 24 && !flags && !r16(b + 18) && r16(b + 16) <= 0x3fff;
+		return len == 24 && !(flags & ~1) && !r16(b + 18) && r16(b + 16) <= 0x3fff;
 	}
 }
 
@@ -298,9 +318,9 @@ static void check_parsed(struct __test_metadata *_metadata, const u8 *b,
 		break;
 	case MRC_PKT_REQ:
 	case MRC_PKT_ACCEPT:
-		hdr = MRC_REQ_LEN(b[26]);
+		hdr = pkt->type == MRC_PKT_REQ ? 676 : MRC_REQ_LEN(b[26]);
 		ASSERT_EQ(0, memcmp(&pkt->u.req.req, b + 12, sizeof(pkt->u.req.req)));
-		ASSERT_EQ(0, memcmp(pkt->u.req.rails, b + 32, 20 * b[26]));
+		ASSERT_EQ(0, memcmp(pkt->u.req.rails, b + 36, 20 * b[26]));
 		ASSERT_EQ(r16(b + 12), be16_to_cpu(pkt->u.req.req.dst_port));
 		ASSERT_EQ(r16(b + 14), be16_to_cpu(pkt->u.req.req.src_port));
 		ASSERT_EQ(r32(b + 16), be32_to_cpu(pkt->u.req.req.isn));
@@ -308,8 +328,9 @@ static void check_parsed(struct __test_metadata *_metadata, const u8 *b,
 		ASSERT_EQ(r16(b + 24), be16_to_cpu(pkt->u.req.req.max_payload));
 		ASSERT_EQ(b[26], pkt->u.req.req.n_rails);
 		ASSERT_EQ(r32(b + 28), be32_to_cpu(pkt->u.req.req.max_msg_size));
-		ASSERT_EQ(b[32], pkt->u.req.rails[0].plane);
-		ASSERT_EQ(b[33], pkt->u.req.rails[0].family);
+		ASSERT_EQ(r32(b + 32), be32_to_cpu(pkt->u.req.req.echo));
+		ASSERT_EQ(b[36], pkt->u.req.rails[0].plane);
+		ASSERT_EQ(b[37], pkt->u.req.rails[0].family);
 		break;
 	case MRC_PKT_RESET:
 		hdr = MRC_RESET_LEN;
@@ -408,12 +429,46 @@ TEST(wire_drop_version)
 	len = build_valid(b, MRC_PKT_ACK);
 	for (v = 0; v < 256; v++) {
 		b[0] = v;
-		EXPECT_EQ(v == 1 ? MRC_DROP_NONE : MRC_DROP_VERSION,
+		EXPECT_EQ(v == 2 ? MRC_DROP_NONE : MRC_DROP_VERSION,
 			  parse_exact(b, len, &pkt));
 	}
 	/* The version is checked before anything else but the length. */
-	b[0] = 2;
+	b[0] = 3;
 	EXPECT_EQ(MRC_DROP_VERSION, parse_exact(b, MRC_HDR_LEN, &pkt));
+}
+
+/*
+ * Version 1 is gone: its REQ (52 bytes: no echo, no padding) is dropped
+ * as "version"; the same bytes labelled version 2 are a REQ of the wrong
+ * length.
+ */
+TEST(wire_v1_dropped)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+
+	memset(b, 0, sizeof(b));
+	put_hdr(b, MRC_PKT_REQ, 0, 0, 0x1234);
+	b[0] = 1;
+	w16(b + 12, 7000);
+	w16(b + 14, 49152);
+	w32(b + 16, 0xabcdef01);
+	w32(b + 20, 1024);
+	w16(b + 24, 1436);
+	b[26] = 1;
+	w32(b + 28, 1 << 20);
+	b[32] = 0;			/* v1: rails right after max_msg_size */
+	b[33] = 4;
+	w32(b + 36, 0x0a000001);
+	EXPECT_EQ(MRC_DROP_VERSION, parse_exact(b, 52, &pkt));
+	b[0] = 2;
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, 52, &pkt));
+	/* A v1 RESET is as long as a v2 one: the version byte decides. */
+	put_hdr(b, MRC_PKT_RESET, 0, 5, 6);
+	w32(b + 12, MRC_RESET_NO_LISTENER);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, MRC_RESET_LEN, &pkt));
+	b[0] = 1;
+	EXPECT_EQ(MRC_DROP_VERSION, parse_exact(b, MRC_RESET_LEN, &pkt));
 }
 
 TEST(wire_drop_type)
@@ -443,7 +498,9 @@ TEST(wire_drop_reserved)
 	/* Undefined flag bits, for every type. */
 	for (t = 1; t < __MRC_PKT_MAX; t++) {
 		u16 mask = t == MRC_PKT_DATA || t == MRC_PKT_CLOSE ? MRC_F_DATA_MASK :
-			   t == MRC_PKT_ACK || t == MRC_PKT_NACK ? MRC_F_ACK_MASK : 0;
+			   t == MRC_PKT_ACK || t == MRC_PKT_NACK ? MRC_F_ACK_MASK :
+			   t == MRC_PKT_PROBE || t == MRC_PKT_PROBE_ACK ?
+			   MRC_F_PROBE_MASK : 0;
 
 		for (bit = 0; bit < 16; bit++) {
 			if (mask & (1U << bit))
@@ -464,16 +521,91 @@ TEST(wire_drop_reserved)
 	b[27] = 4;
 	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
 	len = build_req(b, MRC_PKT_ACCEPT, 3);
-	b[32 + 40 + 3] = 1;		/* third rail's reserved */
+	b[36 + 40 + 3] = 1;		/* third rail's reserved */
 	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
 	len = build_req(b, MRC_PKT_REQ, 1);
-	b[33] = 4;
-	memset(b + 36, 0, 16);
-	b[36 + 15] = 1;			/* IPv4 rail, byte 15 of the address */
+	b[37] = 4;
+	memset(b + 40, 0, 16);
+	b[40 + 15] = 1;			/* IPv4 rail, byte 15 of the address */
 	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
 	len = build_valid(b, MRC_PKT_PROBE_ACK);
 	b[19] = 1;
 	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+}
+
+/* A REQ's echo is reserved, and so is every byte of its padding. */
+TEST(wire_req_echo_and_padding_reserved)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	unsigned int n, i;
+	size_t len;
+
+	unit_seed();
+	for (n = 1; n <= MRC_WIRE_MAX_RAILS; n++) {
+		len = build_req(b, MRC_PKT_REQ, n);
+		ASSERT_EQ(MRC_REQ_WIRE_LEN, len);
+		ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+		EXPECT_EQ(MRC_REQ_WIRE_LEN, pkt.hdr_len);
+		EXPECT_EQ(0U, pkt.payload_len);
+		EXPECT_EQ(n, pkt.u.req.req.n_rails);
+		/* every padding byte, each bit once in a while */
+		for (i = MRC_REQ_LEN(n); i < len; i++) {
+			b[i] = 1U << (i % 8);
+			EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt)) {
+				TH_LOG("n_rails %u, padding byte %u", n, i);
+			}
+			b[i] = 0;
+		}
+		/* the echo, any byte of it */
+		b[32 + n % 4] = 0x80;
+		EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+		b[32 + n % 4] = 0;
+		EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	}
+	/* An ACCEPT's echo is the REQ's isn: any non-zero value. */
+	len = build_req(b, MRC_PKT_ACCEPT, 2);
+	w32(b + 32, 0xffffffffU);
+	ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(0xffffffffU, be32_to_cpu(pkt.u.req.req.echo));
+	EXPECT_EQ(MRC_REQ_LEN(2), pkt.hdr_len);
+	w32(b + 32, 1);
+	ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(1U, be32_to_cpu(pkt.u.req.req.echo));
+}
+
+/*
+ * PROBE and PROBE_ACK flag 0x0001, CHALLENGE: accepted, the 64-bit
+ * challenge (seq, stamp) copied unchanged; every other flag reserved.
+ */
+TEST(wire_probe_challenge)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	int t, bit;
+
+	static_assert(MRC_F_PROBE_CHALLENGE == 0x0001, "challenge flag");
+	unit_seed();
+	for (t = MRC_PKT_PROBE; t <= MRC_PKT_PROBE_ACK; t++) {
+		build_probe(b, t);
+		w16(b + 2, MRC_F_PROBE_CHALLENGE);
+		w32(b + 12, 0);			/* seq 0 is no window probe here */
+		w32(b + 20, 0xfedcba98);
+		ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, MRC_PROBE_LEN, &pkt));
+		EXPECT_EQ(MRC_F_PROBE_CHALLENGE, pkt.flags);
+		EXPECT_EQ(0U, be32_to_cpu(pkt.u.probe.seq));
+		EXPECT_EQ(0xfedcba98U, be32_to_cpu(pkt.u.probe.stamp));
+		w32(b + 12, 0x01234567);
+		ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, MRC_PROBE_LEN, &pkt));
+		EXPECT_EQ(0x01234567U, be32_to_cpu(pkt.u.probe.seq));
+		w16(b + 2, 0);
+		EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, MRC_PROBE_LEN, &pkt));
+		EXPECT_EQ(0, pkt.flags);
+		for (bit = 1; bit < 16; bit++) {
+			w16(b + 2, MRC_F_PROBE_CHALLENGE | 1U << bit);
+			EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, MRC_PROBE_LEN, &pkt));
+		}
+	}
 }
 
 TEST(wire_drop_length)
@@ -496,16 +628,58 @@ TEST(wire_drop_length)
 	/* DATA shorter than its headers. */
 	len = build_valid(b, MRC_PKT_DATA);
 	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, MRC_DATA_HDR_LEN - 1, &pkt));
-	/* A REQ whose n_rails does not match its length. */
-	len = build_req(b, MRC_PKT_REQ, 4);
+	/* An ACCEPT whose n_rails does not match its length. */
+	len = build_req(b, MRC_PKT_ACCEPT, 4);
 	b[26] = 5;
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len, &pkt));
+	b[26] = 3;
 	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len, &pkt));
 	b[26] = 255;
 	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len, &pkt));
+	/* An ACCEPT padded like a REQ. */
+	len = build_req(b, MRC_PKT_ACCEPT, 4);
+	memset(b + len, 0, MRC_REQ_WIRE_LEN - len);
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, MRC_REQ_WIRE_LEN, &pkt));
 	/* A CLOSE with a payload. */
 	len = build_valid(b, MRC_PKT_CLOSE);
 	b[len] = 'x';
 	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len + 1, &pkt));
+}
+
+/*
+ * A REQ must be exactly 676 bytes, whatever its n_rails: unpadded (v1's
+ * length), cut anywhere in its padding, or longer, it is dropped as
+ * "length" before anything else is looked at.
+ */
+TEST(wire_req_padded_length)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	unsigned int n;
+	size_t len, l;
+
+	unit_seed();
+	for (n = 1; n < MRC_WIRE_MAX_RAILS; n++) {
+		len = build_req(b, MRC_PKT_REQ, n);
+		for (l = MRC_REQ_LEN(0); l < len; l++)
+			EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, l, &pkt)) {
+				TH_LOG("n_rails %u, %zu bytes", n, l);
+			}
+		/* even when the bad length is not the only fault */
+		b[27] = 1;
+		w32(b + 4, 1);
+		EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, MRC_REQ_LEN(n), &pkt));
+	}
+	/* 32 rails fill a REQ: no padding. */
+	len = build_req(b, MRC_PKT_REQ, MRC_WIRE_MAX_RAILS);
+	ASSERT_EQ(MRC_REQ_LEN(MRC_WIRE_MAX_RAILS), len);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len - 20, &pkt));
+	/* Longer: a byte, a rail more. */
+	len = build_req(b, MRC_PKT_REQ, 3);
+	memset(b + len, 0, sizeof(b) - len);
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len + 1, &pkt));
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len + 20, &pkt));
 }
 
 /* Build a valid packet of @type, apply @mutate, expect BAD_FIELD. */
@@ -571,13 +745,18 @@ TEST(wire_drop_bad_field)
 	EXPECT_BAD(MRC_PKT_NACK, b[59] = __MRC_NACK_MAX);
 	EXPECT_BAD(MRC_PKT_ACK, w16(b + 56, MRC_EV_MAX + 1));
 	/* REQ and ACCEPT. */
-	EXPECT_BAD(MRC_PKT_REQ, b[26] = 0; len = MRC_REQ_LEN(0));
+	EXPECT_BAD(MRC_PKT_REQ, b[26] = 0);		/* padded: any n_rails */
+	EXPECT_BAD(MRC_PKT_REQ, b[26] = 33);
+	EXPECT_BAD(MRC_PKT_REQ, b[26] = 255);
+	EXPECT_BAD(MRC_PKT_ACCEPT, b[26] = 0; len = MRC_REQ_LEN(0));
 	EXPECT_BAD(MRC_PKT_ACCEPT, len = build_req(b, MRC_PKT_ACCEPT, 33));
 	EXPECT_BAD(MRC_PKT_REQ, w16(b + 24, 63));
 	EXPECT_BAD(MRC_PKT_ACCEPT, w32(b + 28, 0));
-	EXPECT_BAD(MRC_PKT_REQ, b[32] = 32);		/* plane */
-	EXPECT_BAD(MRC_PKT_REQ, b[33] = 5);		/* family */
-	EXPECT_BAD(MRC_PKT_ACCEPT, b[33] = 0);
+	EXPECT_BAD(MRC_PKT_REQ, b[36] = 32);		/* plane */
+	EXPECT_BAD(MRC_PKT_REQ, b[37] = 5);		/* family */
+	EXPECT_BAD(MRC_PKT_ACCEPT, b[37] = 0);
+	EXPECT_BAD(MRC_PKT_REQ, w32(b + 16, 0));	/* isn 0 */
+	EXPECT_BAD(MRC_PKT_ACCEPT, w32(b + 32, 0));	/* echo 0 */
 	/* RESET, PROBE. */
 	EXPECT_BAD(MRC_PKT_RESET, w32(b + 12, 0));
 	EXPECT_BAD(MRC_PKT_RESET, w32(b + 12, __MRC_RESET_MAX));
@@ -608,11 +787,19 @@ TEST(wire_accepts_limits)
 	len = build_req(b, MRC_PKT_REQ, MRC_WIRE_MAX_RAILS);
 	w16(b + 24, 64);
 	w32(b + 28, 1);
+	w32(b + 16, 1);
 	for (i = 0; i < MRC_WIRE_MAX_RAILS; i++)
-		b[32 + 20 * i] = 31;
+		b[36 + 20 * i] = 31;
 	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
-	EXPECT_EQ(MRC_REQ_LEN(MRC_WIRE_MAX_RAILS), pkt.hdr_len);
+	EXPECT_EQ(MRC_REQ_WIRE_LEN, pkt.hdr_len);
 	EXPECT_EQ(31, pkt.u.req.rails[MRC_WIRE_MAX_RAILS - 1].plane);
+	len = build_req(b, MRC_PKT_ACCEPT, MRC_WIRE_MAX_RAILS);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_REQ_WIRE_LEN, pkt.hdr_len);
+	len = build_req(b, MRC_PKT_ACCEPT, 1);
+	w32(b + 16, 0);			/* the server's isn may be 0 */
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_REQ_LEN(1), pkt.hdr_len);
 	len = build_ack(b, MRC_PKT_NACK);
 	b[59] = __MRC_NACK_MAX - 1;
 	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
@@ -764,7 +951,7 @@ TEST(wire_random_garbage)
 		for (j = 0; j < len; j++)
 			b[j] = unit_rand32();
 		if (len > 1 && (i & 1)) {
-			b[0] = 1;
+			b[0] = MRC_WIRE_VERSION;
 			b[1] = unit_rand32() % 11;
 		}
 		why = parse_exact(b, len, &pkt);

@@ -5,6 +5,8 @@
  *   mrcinject -d DST -k KIND [-n COUNT] [options]     inject packets
  *   mrcinject -l -D MRCPORT [-B BACKLOG] [-w SECONDS] [-r FILE]
  *                                                     hold a listener
+ *   mrcinject -Q -d ADDR [-w SECONDS]                 wait for a REQ from
+ *                                                     ADDR, print it
  *   mrcinject -f FILE                                 one command per line
  *                                                     of FILE ("-": stdin),
  *                                                     each followed by
@@ -21,7 +23,7 @@
  *   short        fewer bytes than the common header       short
  *   version      unknown version                          version
  *   type         unknown type                             type
- *   reserved     a reserved bit or field set (13 variants) reserved
+ *   reserved     a reserved bit or field set (15 variants) reserved
  *   length       length not matching the type (9 variants) length
  *   no-conn      valid DATA to a random connection id     no-conn
  *   window       DATA far beyond the receive window (-L)  out-of-window
@@ -32,6 +34,9 @@
  *   reset-other  RESET with guessed ids (or -c/-C)        no-conn or
  *                                                         bad-source
  *   req-flood    REQs with distinct src ids to -D PORT    (half-open)
+ *                (padded to 676 bytes; -U: not padded)    (-U: length)
+ *   accept       ACCEPT to -c from -C, echoing -e         none, or
+ *                (to a client in REQ_SENT)                bad-source
  *   bad-source   valid DATA with -c/-C ids, from anywhere bad-source
  *   garbage      random bytes of random length            (any)
  *   probe        window PROBE (answered with an ACK)      none
@@ -64,11 +69,21 @@
  *   -b HEX        ACK sack word 0    PSN, i.e. never sent)
  *   -R REASON     RESET reason (default 1, abort)
  *   -D PORT       REQ: the listener's mrc port; -l: the port to listen on
- *   -A PLANE:ADDR REQ rail (repeatable; default plane 0, the source address)
+ *   -A PLANE:ADDR REQ/ACCEPT rail (repeatable; default plane 0, the source
+ *                 address)
+ *   -e ECHO       ACCEPT echo, hex: the isn of the REQ it answers (default:
+ *                 random, non-zero)
+ *   -U            REQ not padded: MRC_REQ_LEN(rails) bytes, as in version 1
  *   -v            print what is learned
  *   -l            hold an AF_MRC listener on -D (never accepting) for -w
  *                 seconds (default 60) with backlog -B (default 4096)
  *   -r FILE       -l: create FILE once listening
+ *   -Q            wait at most -w seconds (default 60) for the next REQ that
+ *                 -d sends to this host's port -p and that mrc_wire_parse()
+ *                 accepts (packet socket: CAP_NET_RAW; run in the
+ *                 listener's namespace) and print "req src_conn=HEX
+ *                 isn=HEX len=N n_rails=N dst_port=N" (len: its UDP
+ *                 payload), or fail (exit 1)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -89,7 +104,7 @@
 
 #include "core/wire.h"
 
-#define OPTSTRING	"d:p:s:P:n:i:c:C:S:q:Lm:M:O:z:u:T:a:b:R:D:A:vlB:w:r:k:"
+#define OPTSTRING	"d:p:s:P:n:i:c:C:S:q:Lm:M:O:z:u:T:a:b:R:D:A:vlB:w:r:k:e:UQ"
 #define MAX_PKT		1472	/* UDP payload of a 1500-byte IPv4 MTU */
 #define WIN_PKTS	2048	/* MRC_WIN_PKTS of core/rxwin.h */
 #define MAX_MSG_SIZE	BIT(20)
@@ -97,7 +112,7 @@
 enum kind {
 	K_SHORT, K_VERSION, K_TYPE, K_RESERVED, K_LENGTH, K_NO_CONN,
 	K_WINDOW, K_BAD_ACK, K_HUGE, K_RESET_OTHER, K_REQ_FLOOD,
-	K_BAD_SOURCE, K_GARBAGE, K_PROBE, __K_MAX,
+	K_BAD_SOURCE, K_GARBAGE, K_PROBE, K_ACCEPT, __K_MAX,
 };
 
 static const char * const kind_names[__K_MAX] = {
@@ -115,6 +130,7 @@ static const char * const kind_names[__K_MAX] = {
 	[K_BAD_SOURCE] = "bad-source",
 	[K_GARBAGE] = "garbage",
 	[K_PROBE] = "probe",
+	[K_ACCEPT] = "accept",
 };
 
 /* What wire parsing must say about a packet of a kind (-1: anything). */
@@ -154,6 +170,8 @@ struct opts {
 	u64 bits;
 	u32 reason;
 	unsigned int req_port;
+	int have_echo, unpadded;
+	u32 echo;
 	struct rail_opt rails[MRC_WIRE_MAX_RAILS];
 	unsigned int n_rails;
 	int verbose;
@@ -202,9 +220,10 @@ static void bad_usage(void)
 		"usage: mrcinject -d DST -k KIND [-n COUNT] [-p PORT] [-s SRC] [-P SPORT]\n"
 		"                 [-c DSTCONN] [-C SRCCONN] [-q PSN] [-L] [-m ID] [-M LEN]\n"
 		"                 [-O OFF] [-z LEN] [-u CUM] [-T TRIG] [-a BASE] [-b BITS]\n"
-		"                 [-R REASON] [-D MRCPORT] [-A PLANE:ADDR]... [-i USEC]\n"
-		"                 [-S SEED] [-v]\n"
+		"                 [-R REASON] [-D MRCPORT] [-A PLANE:ADDR]... [-e ECHO] [-U]\n"
+		"                 [-i USEC] [-S SEED] [-v]\n"
 		"       mrcinject -l -D MRCPORT [-B BACKLOG] [-w SECONDS] [-r FILE]\n"
+		"       mrcinject -Q -d SRC [-p PORT] [-w SECONDS]\n"
 		"       mrcinject -f FILE|-\n"
 		"kinds:");
 	for (k = 0; k < __K_MAX; k++)
@@ -378,7 +397,9 @@ static size_t build_req(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
 	memset(&q, 0, sizeof(q));
 	q.dst_port = cpu_to_be16(o.req_port);
 	q.src_port = cpu_to_be16(1024 + rnd() % 60000);
-	q.isn = cpu_to_be32((u32)rnd());
+	q.isn = cpu_to_be32(rnd_nonzero());
+	if (type == MRC_PKT_ACCEPT)
+		q.echo = cpu_to_be32(o.have_echo ? o.echo : rnd_nonzero());
 	q.rwnd = cpu_to_be32(1024);
 	q.max_payload = cpu_to_be16(1436);
 	q.n_rails = n;
@@ -392,7 +413,11 @@ static size_t build_req(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
 		memcpy(r.addr, o.rails[i].addr, sizeof(r.addr));
 		memcpy(buf + MRC_REQ_LEN(i), &r, sizeof(r));
 	}
-	return MRC_REQ_LEN(n);
+	if (type != MRC_PKT_REQ || o.unpadded)
+		return MRC_REQ_LEN(n);
+	/* A REQ is padded to the largest ACCEPT. */
+	memset(buf + MRC_REQ_LEN(n), 0, MRC_REQ_WIRE_LEN - MRC_REQ_LEN(n));
+	return MRC_REQ_WIRE_LEN;
 }
 
 static size_t build_reset(u8 *buf, u16 flags, u32 dst, u32 src, u32 reason)
@@ -424,7 +449,7 @@ static size_t build_reserved(u8 *buf, unsigned long long v)
 	u32 d = rnd_nonzero(), s = rnd_nonzero();
 	size_t len;
 
-	switch (v % 13) {
+	switch (v % 15) {
 	case 0:		/* DATA flag beyond ACK_NOW */
 		return build_data(buf, MRC_PKT_DATA, 0x0002, d, s, (u32)rnd(), 0, 16, 0, 16);
 	case 1:		/* DATA reserved byte */
@@ -460,10 +485,21 @@ static size_t build_reserved(u8 *buf, unsigned long long v)
 		return len;
 	case 10:	/* RESET flags */
 		return build_reset(buf, 0x0001, d, s, MRC_RESET_ABORT);
-	case 11:	/* PROBE flags */
+	case 11:	/* PROBE flags (0x0001 is CHALLENGE) */
 		return build_probe(buf, 0x0100, d, s, 1, 0);
-	default:	/* PROBE reserved */
+	case 12:	/* PROBE reserved */
 		return build_probe(buf, 0, d, s, 1, 0x0001);
+	case 13:	/* REQ echo (an ACCEPT's field) */
+		len = build_req(buf, MRC_PKT_REQ, 0, 0, s);
+		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_req, echo)] = 1;
+		return len;
+	default:	/* REQ padding, its last byte */
+		len = build_req(buf, MRC_PKT_REQ, 0, 0, s);
+		if (o.n_rails == MRC_WIRE_MAX_RAILS)	/* no padding: echo */
+			buf[MRC_HDR_LEN + offsetof(struct mrc_wire_req, echo) + 3] = 1;
+		else
+			buf[len - 1] = 0x80;
+		return len;
 	}
 }
 
@@ -490,10 +526,9 @@ static size_t build_length(u8 *buf, unsigned long long v)
 	case 4:		/* REQ shorter than its fixed part */
 		build_req(buf, MRC_PKT_REQ, 0, 0, s);
 		return MRC_REQ_LEN(0) - 1 - rnd() % 8;
-	case 5:		/* REQ announcing more rails than it carries */
-		len = build_req(buf, MRC_PKT_REQ, 0, 0, s);
-		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_req, n_rails)] += 1;
-		return len;
+	case 5:		/* REQ not padded (as in version 1) */
+		build_req(buf, MRC_PKT_REQ, 0, 0, s);
+		return MRC_REQ_LEN(o.n_rails) - (o.n_rails == MRC_WIRE_MAX_RAILS);
 	case 6:		/* ACCEPT with half a rail more */
 		len = build_req(buf, MRC_PKT_ACCEPT, 0, d, s);
 		memset(buf + len, 0, sizeof(struct mrc_wire_rail) / 2);
@@ -596,6 +631,73 @@ static long long now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* Is @p (an IP packet) a well-formed REQ from -d to port -p?  Then @pkt. */
+static int sniff_req_parse(const u8 *p, size_t n, int proto, struct mrc_pkt *pkt,
+			   size_t *len)
+{
+	const struct sockaddr_in6 *d6 = (const struct sockaddr_in6 *)&o.dst;
+	const struct sockaddr_in *d4 = (const struct sockaddr_in *)&o.dst;
+	size_t ip, ulen;
+
+	if (proto == ETH_P_IP && o.dst.ss_family == AF_INET) {
+		if (n < 20 || p[0] >> 4 != 4 || p[9] != IPPROTO_UDP ||
+		    memcmp(p + 12, &d4->sin_addr, 4))
+			return 0;
+		ip = (p[0] & 0xf) * 4;
+	} else if (proto == ETH_P_IPV6 && o.dst.ss_family == AF_INET6) {
+		if (n < 40 || p[0] >> 4 != 6 || p[6] != IPPROTO_UDP ||
+		    memcmp(p + 8, &d6->sin6_addr, 16))
+			return 0;
+		ip = 40;
+	} else {
+		return 0;
+	}
+	if (n < ip + 8 || (unsigned int)(p[ip + 2] << 8 | p[ip + 3]) != o.dport)
+		return 0;
+	ulen = (size_t)(p[ip + 4] << 8 | p[ip + 5]);
+	if (ulen < 8 || ip + ulen > n)
+		return 0;
+	*len = ulen - 8;
+	return mrc_wire_parse(p + ip + 8, *len, pkt) == MRC_DROP_NONE &&
+	       pkt->type == MRC_PKT_REQ;
+}
+
+/* -Q: the next REQ that -d sends us, within @secs seconds. */
+static int sniff_req(unsigned int secs)
+{
+	static u8 buf[65536];
+	long long end = now_ms() + secs * 1000LL, t;
+	struct pollfd pfd;
+	struct sockaddr_ll sll;
+	struct mrc_pkt pkt;
+	socklen_t sl;
+	size_t len;
+	ssize_t n;
+
+	sniff_open();
+	pfd.fd = sniff_fd;
+	pfd.events = POLLIN;
+	for (;;) {
+		t = now_ms();
+		if (t >= end)
+			break;
+		if (poll(&pfd, 1, end - t) <= 0)
+			continue;
+		sl = sizeof(sll);
+		n = recvfrom(sniff_fd, buf, sizeof(buf), 0, (struct sockaddr *)&sll, &sl);
+		if (n < 0 || sll.sll_pkttype == PACKET_OUTGOING)
+			continue;
+		if (!sniff_req_parse(buf, n, ntohs(sll.sll_protocol), &pkt, &len))
+			continue;
+		printf("req src_conn=%08x isn=%08x len=%zu n_rails=%u dst_port=%u\n",
+		       pkt.src_conn, be32_to_cpu(pkt.u.req.req.isn), len,
+		       pkt.u.req.req.n_rails, be16_to_cpu(pkt.u.req.req.dst_port));
+		return 0;
+	}
+	fprintf(stderr, "mrcinject: -Q: no REQ from the address -d in %u s\n", secs);
+	return 1;
 }
 
 /*
@@ -735,6 +837,8 @@ static size_t build(u8 *buf, unsigned long long i)
 		return len;
 	case K_PROBE:
 		return build_probe(buf, 0, dconn(), sconn(), 0, 0);
+	case K_ACCEPT:
+		return build_req(buf, MRC_PKT_ACCEPT, 0, dconn(), sconn());
 	default:
 		bad_usage();
 	}
@@ -778,7 +882,7 @@ static int run(int argc, char **argv)
 	const char *dst = NULL, *src = NULL, *ready = NULL;
 	struct mrc_pkt pkt;
 	unsigned long long i;
-	int opt, listen_mode = 0, want;
+	int opt, listen_mode = 0, sniff_mode = 0, want;
 	enum mrc_drop_reason why;
 	size_t len;
 	unsigned int k;
@@ -876,6 +980,16 @@ static int run(int argc, char **argv)
 		case 'r':
 			ready = optarg;
 			break;
+		case 'e':
+			o.echo = num(optarg, 16);
+			o.have_echo = 1;
+			break;
+		case 'U':
+			o.unpadded = 1;
+			break;
+		case 'Q':
+			sniff_mode = 1;
+			break;
 		case 'k':
 			for (k = 0; k < __K_MAX; k++)
 				if (!strcmp(optarg, kind_names[k]))
@@ -893,6 +1007,12 @@ static int run(int argc, char **argv)
 		if (!o.req_port)
 			bad_usage();
 		return do_listen(o.req_port, backlog, hold, ready);
+	}
+	if (sniff_mode) {
+		if (!dst)
+			bad_usage();
+		o.dst_len = parse_addr(dst, &o.dst, o.dport);
+		return sniff_req(hold);
 	}
 	if (!dst || o.kind == __K_MAX || o.payload > MAX_PKT - MRC_DATA_HDR_LEN)
 		bad_usage();
@@ -936,6 +1056,8 @@ static int run(int argc, char **argv)
 		/* The module's validator must agree with what the kind means. */
 		why = mrc_wire_parse(buf, len, &pkt);
 		want = kind_parse[o.kind];
+		if (o.kind == K_REQ_FLOOD && o.unpadded)
+			want = MRC_DROP_LENGTH;
 		if (o.have_msg_len || o.have_offset || o.have_cum || o.have_trig ||
 		    o.have_base || o.have_bits)
 			want = -1;	/* the user's fields: whatever they make */

@@ -194,7 +194,11 @@ static void mrc_fill_hdr(struct mrc_wire_hdr *h, u8 type, u32 dst, u32 src)
 	h->src_conn = cpu_to_be32(src);
 }
 
-/* A REQ or ACCEPT of @ms. Context: conn lock, RCU. */
+/*
+ * A REQ or ACCEPT of @ms.  A REQ is padded to MRC_REQ_WIRE_LEN, so that no
+ * ACCEPT is larger than the REQ it answers; an ACCEPT echoes the REQ's isn.
+ * Context: conn lock, RCU.
+ */
 static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 {
 	struct mrc_wire_req *req;
@@ -204,7 +208,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
 		n += !!ms->lrail[plane].family;
-	skb = mrc_xmit_alloc(ms, MRC_REQ_LEN(n));
+	skb = mrc_xmit_alloc(ms, type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN :
+					       MRC_REQ_LEN(n));
 	if (!skb)
 		return NULL;
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), type,
@@ -217,6 +222,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	req->max_payload = cpu_to_be16(ms->seg_size);
 	req->n_rails = n;
 	req->max_msg_size = cpu_to_be32(ms->max_msg);
+	if (type == MRC_PKT_ACCEPT)
+		req->echo = cpu_to_be32(ms->peer_isn);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
 		struct mrc_wire_rail *wr;
@@ -233,6 +240,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 			memcpy(wr->addr, &er->addr, 16);
 		}
 	}
+	if (type == MRC_PKT_REQ)
+		skb_put_zero(skb, MRC_REQ_WIRE_LEN - MRC_REQ_LEN(n));
 	return skb;
 }
 
@@ -334,9 +343,18 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	u32 payload;
 
 	payload = mrc_fill_lrails(ms, mdev, family);
-	if (!ms->lrail[plane].family || payload < READ_ONCE(mrc_min_seg_size))
+	/*
+	 * Every rail carries a padded REQ (IPv4: MTU 704; the REQ has DF
+	 * set), hence DATA of 640 bytes, more than the min_seg_size we
+	 * accept by default.
+	 */
+	if (!ms->lrail[plane].family || payload < READ_ONCE(mrc_min_seg_size) ||
+	    payload + MRC_DATA_HDR_LEN < MRC_REQ_WIRE_LEN)
 		return -ENETUNREACH;
-	ms->isn = get_random_u32();
+	/* A RESET that answers the REQ carries the isn as src_conn: not 0. */
+	do {
+		ms->isn = get_random_u32();
+	} while (!ms->isn);
 	if (mrc_alloc_txwin(ms, GFP_ATOMIC))
 		return -ENOMEM;
 	ms->seg_size = payload;
@@ -432,6 +450,10 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
  * @ms: the connection (conn lock), with a device and a peer
  * @reason: enum mrc_reset_reason
  * @xq: where the RESET is queued
+ *
+ * A half-open child (REQ_RCVD) answers a REQ: its client does not know
+ * our id yet and checks the RESET against its isn, which the RESET then
+ * carries as src_conn.
  */
 void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 {
@@ -444,7 +466,8 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	skb = mrc_xmit_alloc(ms, MRC_RESET_LEN);
 	if (!skb)
 		return;
-	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id, ms->id);
+	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id,
+		     ms->state == MRC_ST_REQ_RCVD ? ms->peer_isn : ms->id);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
 	if (ms->state == MRC_ST_REQ_RCVD) {
@@ -479,7 +502,9 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
  * At most one small packet per packet received, and at most
  * MRC_RESET_REPLY_BURST per second per device: a flood of strays (spoofed,
  * perhaps, to aim our replies at a third party) gets the rest unanswered.
- * They are counted as dropped either way.  Context: softirq, RCU.
+ * They are counted as dropped either way.  A REQ names no connection of
+ * ours: the RESET carries the REQ's isn as src_conn, which its client
+ * checks (it knows no id of ours yet).  Context: softirq, RCU.
  */
 void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
@@ -496,9 +521,9 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	skb = mrc_xmit_alloc(NULL, MRC_RESET_LEN);
 	if (!skb)
 		return;
-	/* A REQ names no connection of ours: any non-zero id will do. */
 	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, pkt->src_conn,
-		     pkt->dst_conn ?: 1);
+		     pkt->type == MRC_PKT_REQ ? be32_to_cpu(pkt->u.req.req.isn) :
+		     pkt->dst_conn);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
 	mrc_xmit_reply(mdev, skb, rail->plane, &laddr, saddr, 0);

@@ -101,6 +101,30 @@ static struct mrc_rail *mrc_udp_rail(const struct sk_buff *skb)
 	return NULL;
 }
 
+/*
+ * Is @pkt, from @saddr, an answer to the REQ of @ms (REQ_SENT)?  Only the
+ * address connect() named answers, and with 64 bits: dst_conn is our id
+ * (the lookup checked it), and an ACCEPT echoes our isn, a RESET carries
+ * it as src_conn.  Other types are not answers; mrc_input() drops them
+ * (DATA, CLOSE, ACK, NACK as "state"; PROBEs uncounted).  @ms->isn is set
+ * before @ms is hashed and never changes.
+ */
+static bool mrc_udp_req_answer(const struct mrc_sock *ms,
+			       const struct mrc_pkt *pkt,
+			       const struct in6_addr *saddr)
+{
+	if (!ipv6_addr_equal(saddr, &ms->peer.smrc_addr))
+		return false;
+	switch (pkt->type) {
+	case MRC_PKT_ACCEPT:
+		return be32_to_cpu(pkt->u.req.req.echo) == ms->isn;
+	case MRC_PKT_RESET:
+		return pkt->src_conn == ms->isn;
+	default:
+		return true;
+	}
+}
+
 /* Largest header (REQ with every rail) we make linear before parsing. */
 #define MRC_HDR_MAX	MRC_REQ_LEN(MRC_WIRE_MAX_RAILS)
 
@@ -190,12 +214,12 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	/*
 	 * Only the peer, from its rail on this plane, speaks for the
-	 * connection; until its rails are known (REQ_SENT: ACCEPT or RESET)
-	 * only the address connect() named does.
+	 * connection; until its rails and id are known (REQ_SENT: ACCEPT or
+	 * RESET) only the address connect() named does, with our isn.
 	 */
 	if (READ_ONCE(ms->mdev) != mdev ||
 	    (READ_ONCE(ms->state) == MRC_ST_REQ_SENT ?
-	     !ipv6_addr_equal(&saddr, &ms->peer.smrc_addr) :
+	     !mrc_udp_req_answer(ms, pkt, &saddr) :
 	     !ipv6_addr_equal(&saddr, &ms->prail[plane].addr) ||
 	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
 		sock_put(&ms->sk);

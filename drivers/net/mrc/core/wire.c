@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/wire.c - validation of received mrc packets (wire format v1).
+ * core/wire.c - validation of received mrc packets (wire format v2).
  *
  * Everything here is attacker-controlled: every field is read from a
  * local copy made after the length was checked, and every check is done
@@ -98,9 +98,15 @@ static enum mrc_drop_reason check_rail(const struct mrc_wire_rail *r)
 	return MRC_DROP_NONE;
 }
 
+/*
+ * REQ and ACCEPT.  A REQ is padded with zeros to MRC_REQ_WIRE_LEN, the
+ * largest ACCEPT, so that no ACCEPT is larger than the REQ it answers (a
+ * REQ's source may be forged); an ACCEPT is exactly its rails long.
+ */
 static enum mrc_drop_reason parse_req(const u8 *buf, size_t len, struct mrc_pkt *pkt)
 {
 	const u8 *rails = buf + MRC_REQ_LEN(0);
+	bool is_req = pkt->type == MRC_PKT_REQ;
 	enum mrc_drop_reason why;
 	struct mrc_wire_req q;
 	unsigned int i, n;
@@ -109,18 +115,25 @@ static enum mrc_drop_reason parse_req(const u8 *buf, size_t len, struct mrc_pkt 
 		return MRC_DROP_LENGTH;
 	memcpy(&q, buf + MRC_HDR_LEN, sizeof(q));
 	n = q.n_rails;
-	if (len != MRC_REQ_LEN(n))
+	if (len != (is_req ? MRC_REQ_WIRE_LEN : MRC_REQ_LEN(n)))
 		return MRC_DROP_LENGTH;
 	if (pkt->flags)
 		return MRC_DROP_RESERVED;
-	if (q.reserved)
+	if (q.reserved || (is_req && q.echo))
 		return MRC_DROP_RESERVED;
 	if (n < 1 || n > MRC_WIRE_MAX_RAILS)
 		return MRC_DROP_BAD_FIELD;
+	/* n <= MRC_WIRE_MAX_RAILS: a REQ's padding is within len. */
+	for (i = MRC_REQ_LEN(n); is_req && i < len; i++)
+		if (buf[i])
+			return MRC_DROP_RESERVED;
 	if (be16_to_cpu(q.max_payload) < MRC_WIRE_MIN_PAYLOAD ||
 	    !be32_to_cpu(q.max_msg_size))
 		return MRC_DROP_BAD_FIELD;
-	if (pkt->type == MRC_PKT_REQ && pkt->dst_conn)
+	if (is_req && pkt->dst_conn)
+		return MRC_DROP_BAD_FIELD;
+	/* A RESET answering a REQ carries its isn; an ACCEPT echoes it. */
+	if (is_req ? !q.isn : !q.echo)
 		return MRC_DROP_BAD_FIELD;
 
 	/* n <= MRC_WIRE_MAX_RAILS: the rails fit in pkt->u.req.rails. */
@@ -133,7 +146,7 @@ static enum mrc_drop_reason parse_req(const u8 *buf, size_t len, struct mrc_pkt 
 			return why;
 	}
 
-	pkt->hdr_len = MRC_REQ_LEN(n);
+	pkt->hdr_len = len;	/* a REQ's padding is header too */
 	pkt->u.req.req = q;
 	return MRC_DROP_NONE;
 }
@@ -164,7 +177,7 @@ static enum mrc_drop_reason parse_probe(const u8 *buf, size_t len, struct mrc_pk
 	if (len != MRC_PROBE_LEN)
 		return MRC_DROP_LENGTH;
 	memcpy(&p, buf + MRC_HDR_LEN, sizeof(p));
-	if (pkt->flags || p.reserved)
+	if (pkt->flags & ~MRC_F_PROBE_MASK || p.reserved)
 		return MRC_DROP_RESERVED;
 	if (be16_to_cpu(p.ev) > MRC_EV_MAX)
 		return MRC_DROP_BAD_FIELD;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/wire.h - the mrc wire format, version 1 (Documentation/mrc/wire.rst).
+ * core/wire.h - the mrc wire format, version 2 (Documentation/mrc/wire.rst).
  *
  * mrc packets are UDP payloads: IPv4 or IPv6 / UDP (destination port: the
  * mrc device's udp-port; source port: MRC_EV_SPORT(ev)) / mrc header /
@@ -15,7 +15,7 @@
 
 #include "types.h"
 
-#define MRC_WIRE_VERSION	1
+#define MRC_WIRE_VERSION	2
 
 /* The entropy value (EV) is the UDP source port: 0xC000 | ev, ev < 2^14. */
 #define MRC_EV_BITS		14
@@ -57,6 +57,13 @@ struct mrc_wire_hdr {
 /* ACK/NACK flags */
 #define MRC_F_ACK_CE		0x0001	/* the triggering packet was CE-marked */
 #define MRC_F_ACK_MASK		0x0001
+/*
+ * PROBE/PROBE_ACK flags.  CHALLENGE: @seq and @stamp of the probe carry a
+ * 64-bit random challenge sent to a peer rail not yet proven; the
+ * PROBE_ACK echoes the body and the flag.
+ */
+#define MRC_F_PROBE_CHALLENGE	0x0001
+#define MRC_F_PROBE_MASK	0x0001
 
 /**
  * struct mrc_wire_data - DATA and CLOSE (24 bytes, then the payload)
@@ -141,15 +148,22 @@ struct mrc_wire_rail {
 #define MRC_WIRE_MAX_RAILS	32
 
 /**
- * struct mrc_wire_req - REQ and ACCEPT (20 bytes, then @n_rails rails)
+ * struct mrc_wire_req - REQ and ACCEPT (24 bytes, then @n_rails rails)
  * @dst_port: mrc port of the listener (REQ) / of the client (ACCEPT)
  * @src_port: mrc port of the sender
- * @isn: first PSN the sender will use
+ * @isn: first PSN the sender will use; never 0 in a REQ (a RESET that
+ *	answers a REQ carries it as its src_conn)
  * @rwnd: initial credit, in packets from the peer's isn
  * @max_payload: largest DATA payload the sender can receive
  * @n_rails: number of rails that follow (1..MRC_WIRE_MAX_RAILS)
  * @reserved: must be zero
  * @max_msg_size: largest message the sender accepts
+ * @echo: ACCEPT: the @isn of the REQ it answers (never 0); REQ: reserved
+ *
+ * A REQ is padded with zero bytes after its rails to exactly
+ * MRC_REQ_WIRE_LEN bytes, the largest ACCEPT there can be: an ACCEPT is
+ * never larger than the REQ that caused it.  An ACCEPT is exactly
+ * MRC_REQ_LEN(@n_rails) bytes.
  */
 struct mrc_wire_req {
 	__be16 dst_port;
@@ -160,6 +174,7 @@ struct mrc_wire_req {
 	u8 n_rails;
 	u8 reserved;
 	__be32 max_msg_size;
+	__be32 echo;
 };
 
 /**
@@ -182,10 +197,12 @@ enum mrc_reset_reason {
 
 /**
  * struct mrc_wire_probe - PROBE and PROBE_ACK (12 bytes)
- * @seq: probe number, echoed
+ * @seq: probe number, echoed (0: a window probe); with
+ *	MRC_F_PROBE_CHALLENGE, the challenge's high 32 bits
  * @ev: EV probed, echoed
  * @reserved: must be zero
- * @stamp: sender's timestamp, echoed
+ * @stamp: sender's timestamp, echoed; with MRC_F_PROBE_CHALLENGE, the
+ *	challenge's low 32 bits
  */
 struct mrc_wire_probe {
 	__be32 seq;
@@ -199,6 +216,8 @@ struct mrc_wire_probe {
 #define MRC_ACK_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_ack))
 #define MRC_REQ_LEN(n)		(MRC_HDR_LEN + sizeof(struct mrc_wire_req) + \
 				 (n) * sizeof(struct mrc_wire_rail))
+/* Every REQ, padded: the largest ACCEPT (676 bytes). */
+#define MRC_REQ_WIRE_LEN	MRC_REQ_LEN(MRC_WIRE_MAX_RAILS)
 #define MRC_RESET_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_reset))
 #define MRC_PROBE_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_probe))
 
@@ -234,7 +253,8 @@ enum mrc_drop_reason {
  * @flags: the header's flags
  * @dst_conn: receiver's connection id
  * @src_conn: sender's connection id
- * @hdr_len: bytes of headers (common + type-specific + rails)
+ * @hdr_len: bytes of headers (common + type-specific + rails, and a
+ *	REQ's padding)
  * @payload_len: bytes after the headers (DATA only; 0 otherwise)
  * @u: the type-specific part, still big-endian, copied out of the packet
  */
@@ -263,9 +283,11 @@ struct mrc_pkt {
  * @len: its length
  * @pkt: filled on success
  *
- * Checks version, type, lengths, reserved bits and fields, and the
- * ranges that do not depend on connection state (n_rails, plane, family,
- * DATA offset + payload within msg_len).  Never reads past @len.
+ * Checks version, type, lengths (a REQ: exactly MRC_REQ_WIRE_LEN, zero
+ * padding), reserved bits and fields, and the ranges that do not depend
+ * on connection state (n_rails, plane, family, a REQ's isn and an
+ * ACCEPT's echo non-zero, DATA offset + payload within msg_len).  Never
+ * reads past @len.
  *
  * Return: MRC_DROP_NONE, or why the packet must be dropped.
  */
