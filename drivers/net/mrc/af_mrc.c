@@ -419,6 +419,7 @@ void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq)
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_path_start(ms);
 	if (ms->mdev)
 		atomic_dec(&ms->mdev->half_open);
 	if (!lis)

@@ -480,10 +480,12 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	if (path >= 0) {
 		mrc_xmit_prepare(ms, skb, ms->evs[path].plane,
 				 ms->evs[path].ev);
-	} else if (ms->prail[ms->req_plane].family) {
+	} else if (ms->prail[ms->req_plane].family &&
+		   mrc_plane_proven(ms, ms->req_plane)) {
 		plane = ms->req_plane;
 		mrc_xmit_prepare(ms, skb, plane, 0);
 	} else {
+		/* Where the handshake went: that address is proven. */
 		plane = ms->req_plane;
 		mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
 				     &ms->peer.smrc_addr, ms->udp_port, 0);
@@ -696,6 +698,7 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_path_start(ms);
 	ms->ack_trig_plane = plane;
 	mrc_input_send_ack(ms, xq);
 	ms->sk.sk_state_change(&ms->sk);

@@ -181,9 +181,10 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	delay = ktime_us_delta(ktime_get(), ms->ack_trig_at);
 	a->ack_delay_us = cpu_to_be32(delay > 0 ? min_t(s64, delay, U32_MAX) : 0);
 
-	/* Back on the plane the trigger came in on, with its EV. */
+	/* Back on the plane the trigger came in on (if proven), with its EV. */
 	ev = ms->ack_trig.ev;
-	if (!ms->lrail[plane].family || !ms->prail[plane].family) {
+	if (!ms->lrail[plane].family || !ms->prail[plane].family ||
+	    !mrc_plane_proven(ms, plane)) {
 		path = mrc_path_pick_any(ms);
 		if (path < 0) {
 			kfree_skb(skb);
@@ -558,8 +559,8 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 				const struct mrc_wire_probe *probe,
 				struct sk_buff_head *xq)
 {
-	if (ms->prail[plane].family)
-		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, probe, plane, xq);
+	if (ms->prail[plane].family && mrc_plane_proven(ms, plane))
+		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, 0, probe, plane, xq);
 }
 
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
@@ -723,7 +724,10 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	case MRC_PKT_PROBE:
 		if (ms->state != MRC_ST_ESTABLISHED)
 			break;
-		if (!pkt->u.probe.seq) {
+		if (pkt->flags & MRC_F_PROBE_CHALLENGE) {
+			/* The peer proves our rail on this plane. */
+			mrc_challenge_answer(ms, plane, &pkt->u.probe, xq);
+		} else if (!pkt->u.probe.seq) {
 			/* A window probe: answer with our current credit. */
 			ms->ack_trig_plane = plane;
 			mrc_input_send_ack(ms, xq);
@@ -732,8 +736,12 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		}
 		break;
 	case MRC_PKT_PROBE_ACK:
-		if (ms->state == MRC_ST_ESTABLISHED)
+		if (ms->state != MRC_ST_ESTABLISHED)
+			break;
+		if (!(pkt->flags & MRC_F_PROBE_CHALLENGE))
 			mrc_path_probe_ack(ms, &pkt->u.probe);
+		else if (mrc_challenge_ack(ms, plane, &pkt->u.probe))
+			mrc_output_push(ms, xq);	/* the plane opens */
 		break;
 	default:
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_TYPE);

@@ -291,13 +291,14 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
  * mrc_output_probe() - queue a PROBE or PROBE_ACK
  * @ms: the connection (conn lock)
  * @type: MRC_PKT_PROBE or MRC_PKT_PROBE_ACK
+ * @flags: MRC_F_PROBE_CHALLENGE or 0
  * @body: the probe's seq, ev and stamp (network order)
  * @plane: the plane it goes out on
  * @xq: where it is queued
  *
  * Return: true if queued (false: out of memory, the probe is lost).
  */
-bool mrc_output_probe(struct mrc_sock *ms, u8 type,
+bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 		      const struct mrc_wire_probe *body, u8 plane,
 		      struct sk_buff_head *xq)
 {
@@ -312,7 +313,7 @@ bool mrc_output_probe(struct mrc_sock *ms, u8 type,
 	h = skb_put(skb, MRC_HDR_LEN);
 	h->version = MRC_WIRE_VERSION;
 	h->type = type;
-	h->flags = 0;
+	h->flags = cpu_to_be16(flags);
 	h->dst_conn = cpu_to_be32(ms->peer_id);
 	h->src_conn = cpu_to_be32(ms->id);
 	p = skb_put(skb, sizeof(*p));
@@ -341,7 +342,7 @@ void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq)
 		return;
 	p.ev = cpu_to_be16(ms->evs[path].ev);
 	p.stamp = cpu_to_be32(mrc_now_us());
-	mrc_output_probe(ms, MRC_PKT_PROBE, &p, ms->evs[path].plane, xq);
+	mrc_output_probe(ms, MRC_PKT_PROBE, 0, &p, ms->evs[path].plane, xq);
 }
 
 /**

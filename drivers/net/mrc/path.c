@@ -116,13 +116,16 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 	cc = kcalloc(MRC_MAX_RAILS, sizeof(*cc), gfp);
 	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp);
 	ms->path_scratch = kzalloc(n, gfp);
-	if (!evs || !cc || !ms->txpaths || !ms->path_scratch) {
+	ms->chal = kcalloc(MRC_MAX_RAILS, sizeof(*ms->chal), gfp);
+	if (!evs || !cc || !ms->txpaths || !ms->path_scratch || !ms->chal) {
 		kfree(evs);
 		kfree(cc);
 		kfree(ms->txpaths);
 		kfree(ms->path_scratch);
+		kfree(ms->chal);
 		ms->txpaths = NULL;
 		ms->path_scratch = NULL;
+		ms->chal = NULL;
 		ms->planes = 0;
 		return -ENOMEM;
 	}
@@ -148,6 +151,7 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 	ms->spray_cursor = get_random_u32_below(n);
 	ms->npaths = n;
 	ms->evs = evs;
+	mrc_challenge_init(ms);
 	/* Readers without the conn lock (sysfs sums) see initialised state. */
 	smp_store_release(&ms->cc, cc);
 	return 0;
@@ -169,12 +173,15 @@ void mrc_path_free(struct mrc_sock *ms)
 	kfree(ms->cc);
 	kfree(ms->txpaths);
 	kfree(ms->path_scratch);
+	kfree(ms->chal);
 	ms->evs = NULL;
 	ms->cc = NULL;
 	ms->txpaths = NULL;
 	ms->path_scratch = NULL;
+	ms->chal = NULL;
 	ms->npaths = 0;
 	ms->planes = 0;
+	ms->prail_ok = 0;
 }
 
 /* Can our rail on @plane take a packet now?  Context: RCU. */
@@ -228,7 +235,9 @@ void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes)
 			continue;
 		}
 		planes[plane].avail = mrc_cc_burst(&ms->cc[plane], &ms->ccp);
-		planes[plane].room = mrc_path_rail_room(ms, plane);
+		/* A peer rail not proven yet takes nothing (challenge.c). */
+		planes[plane].room = mrc_plane_proven(ms, plane) &&
+				     mrc_path_rail_room(ms, plane);
 	}
 }
 
@@ -307,6 +316,7 @@ int mrc_path_pick_any(struct mrc_sock *ms)
 
 			if (e->state == MRC_EV_DENIED ||
 			    (!pass && !mrc_ev_usable(e)) ||
+			    !mrc_plane_proven(ms, e->plane) ||
 			    !mrc_path_rail_up(ms, e->plane))
 				continue;
 			return p;
@@ -449,7 +459,7 @@ static void mrc_path_send_probe(struct mrc_sock *ms, u32 path,
 	p.ev = cpu_to_be16(e->ev);
 	p.stamp = cpu_to_be32(now);
 	/* Lost for lack of memory: counts as failed after the timeout. */
-	mrc_output_probe(ms, MRC_PKT_PROBE, &p, e->plane, xq);
+	mrc_output_probe(ms, MRC_PKT_PROBE, 0, &p, e->plane, xq);
 }
 
 /**
@@ -533,8 +543,12 @@ static void mrc_path_timer(struct timer_list *t)
 		}
 		if (e->state != MRC_EV_ASSUMED_BAD)
 			goto next_event;
-		/* A rail that is down is not probed: it comes back by probes. */
-		if (!mrc_path_rail_up(ms, e->plane))
+		/*
+		 * A rail that is down is not probed: it comes back by probes.
+		 * Nor is a peer rail not proven yet: it gets challenges.
+		 */
+		if (!mrc_path_rail_up(ms, e->plane) ||
+		    !mrc_plane_proven(ms, e->plane))
 			continue;
 		if (mrc_ev_wants_replacement(e, &ms->evp))
 			mrc_path_replace(ms, i);
@@ -545,6 +559,7 @@ next_event:
 		    (s32)(when - now) < soonest)
 			soonest = max_t(s32, (s32)(when - now), 0);
 	}
+	soonest = min(soonest, mrc_challenge_tick(ms, now, &xq));
 	if (soonest != S32_MAX)
 		next = jiffies + usecs_to_jiffies(soonest);
 	/* EVs on down rails: look again at the probe interval. */
@@ -589,6 +604,18 @@ void mrc_path_init(struct mrc_sock *ms)
 {
 	timer_setup(&ms->ev_timer, mrc_path_timer, 0);
 	ms->path_ntf_at = jiffies;
+}
+
+/**
+ * mrc_path_start() - the connection is established: challenge the peer's
+ *	rails the handshake did not prove
+ * @ms: the connection (conn lock), ESTABLISHED
+ */
+void mrc_path_start(struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	if (ms->prail_ok != ms->planes)
+		mrc_path_timer_at(ms, jiffies);
 }
 
 /**

@@ -74,6 +74,24 @@ enum mrc_state {
 	MRC_ST_TIME_WAIT,	/* both sides closed; re-acknowledges stragglers */
 };
 
+/* Challenges (and answers) toward a peer rail not yet proven, at most. */
+#define MRC_CHALLENGES		8
+
+/**
+ * struct mrc_challenge - proving one of the peer's announced rails
+ * @value: the random value our challenges to it carry
+ * @next_us: when the next challenge is due (mrc_now_us() time)
+ * @sent: challenges sent to it (at most MRC_CHALLENGES)
+ * @answered: the peer's challenges we answered toward it while it was
+ *	unproven (at most MRC_CHALLENGES)
+ */
+struct mrc_challenge {
+	u64 value;
+	u32 next_us;
+	u8 sent;
+	u8 answered;
+};
+
 /* Paths (EVs) per connection: evs-per-plane (at most 256) x planes. */
 #define MRC_MAX_PATHS		4096
 /* Scoreboard ring: starts small, grows (in sendmsg) up to MRC_WIN_PKTS. */
@@ -161,6 +179,10 @@ struct mrc_conn_stats {
  * @spray_rng: its random state
  * @spray_cursor: its round-robin cursor
  * @probe_seq: number of the last path probe
+ * @prail_ok: bitmap of the planes whose peer rail proved it is the
+ *	peer's (challenge.c); nothing but challenges goes to the others
+ * @chal: per plane, the challenge of the peer's rail there (allocated
+ *	with the paths)
  * @ev_base: first EV of the connection's EV sequence (random)
  * @ev_step: its step (random, odd: the sequence visits every EV once)
  * @ev_count: EVs handed out so far (paths, then replacements)
@@ -264,6 +286,8 @@ struct mrc_sock {
 	u32 spray_rng;
 	u32 spray_cursor;
 	u32 probe_seq;
+	u32 prail_ok;
+	struct mrc_challenge *chal;
 	u16 ev_base;
 	u16 ev_step;
 	u32 ev_count;
@@ -430,9 +454,18 @@ void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
 void mrc_output_grow(struct mrc_sock *ms);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
-bool mrc_output_probe(struct mrc_sock *ms, u8 type,
+bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 		      const struct mrc_wire_probe *body, u8 plane,
 		      struct sk_buff_head *xq);
+
+/* challenge.c */
+void mrc_challenge_init(struct mrc_sock *ms);
+s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq);
+bool mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
+		       const struct mrc_wire_probe *p);
+void mrc_challenge_answer(struct mrc_sock *ms, u8 plane,
+			  const struct mrc_wire_probe *p,
+			  struct sk_buff_head *xq);
 
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp);
@@ -448,6 +481,7 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p);
 int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny);
 void mrc_path_init(struct mrc_sock *ms);
+void mrc_path_start(struct mrc_sock *ms);
 void mrc_path_stop(struct mrc_sock *ms);
 void mrc_conns_rail_down(struct mrc_dev *mdev, u8 plane);
 void mrc_conns_plane_sums(struct mrc_dev *mdev, u32 plane, u64 *in_flight,
@@ -552,6 +586,19 @@ static inline void mrc_conn_unlock(struct mrc_sock *ms, struct sk_buff_head *xq)
 	spin_unlock_bh(&ms->lock);
 	mrc_xmit_list(sock_net(&ms->sk), xq);
 	rcu_read_unlock();
+}
+
+/**
+ * mrc_plane_proven() - may anything but a challenge go to the peer's rail
+ *	on @plane?
+ * @ms: the connection (conn lock)
+ * @plane: the plane
+ *
+ * Return: true if the peer's rail there proved it is the peer's.
+ */
+static inline bool mrc_plane_proven(const struct mrc_sock *ms, u8 plane)
+{
+	return ms->prail_ok & BIT(plane);
 }
 
 /**

@@ -91,9 +91,14 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 		      u16 ev)
 {
 	struct mrc_xmit_cb *cb = MRC_XMIT_CB(skb);
-	u8 type = ((struct mrc_wire_hdr *)skb->data)->type;
+	const struct mrc_wire_hdr *h = (struct mrc_wire_hdr *)skb->data;
+	u8 type = h->type;
 
 	lockdep_assert_held(&ms->lock);
+	/* Only a challenge goes to a peer rail not proven (challenge.c). */
+	DEBUG_NET_WARN_ON_ONCE(!mrc_plane_proven(ms, plane) &&
+			       !((type == MRC_PKT_PROBE || type == MRC_PKT_PROBE_ACK) &&
+				 (h->flags & cpu_to_be16(MRC_F_PROBE_CHALLENGE))));
 	memset(cb, 0, sizeof(*cb));
 	cb->ms = ms;
 	cb->saddr = ms->lrail[plane].addr;
