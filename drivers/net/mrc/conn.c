@@ -184,14 +184,10 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 	struct mrc_sock *ms = container_of(t, struct mrc_sock, ack_timer);
 	struct sk_buff_head xq;
 
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	spin_lock(&ms->lock);
+	mrc_conn_lock(ms, &xq);
 	if (ms->ack_pending && ms->state == MRC_ST_ESTABLISHED)
 		mrc_input_send_ack(ms, &xq);
-	spin_unlock(&ms->lock);
-	mrc_xmit_list(sock_net(&ms->sk), &xq);
-	rcu_read_unlock();
+	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 	return HRTIMER_NORESTART;
 }
@@ -401,9 +397,7 @@ static void mrc_conn_rto(struct timer_list *t)
 	struct sk_buff_head xq;
 	unsigned long dead = msecs_to_jiffies(MRC_DEAD_PEER_MS);
 
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	spin_lock(&ms->lock);
+	mrc_conn_lock(ms, &xq);
 	switch (ms->state) {
 	case MRC_ST_REQ_SENT:
 	case MRC_ST_REQ_RCVD:
@@ -453,9 +447,7 @@ static void mrc_conn_rto(struct timer_list *t)
 		mrc_conn_finish(ms);
 		break;
 	}
-	spin_unlock(&ms->lock);
-	mrc_xmit_list(sock_net(&ms->sk), &xq);
-	rcu_read_unlock();
+	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 }
 

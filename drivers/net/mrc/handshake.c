@@ -528,7 +528,7 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     pkt->dst_conn);
 	r = skb_put(skb, sizeof(*r));
 	r->reason = cpu_to_be32(reason);
-	mrc_xmit_reply(mdev, skb, rail->plane, &laddr, saddr, 0);
+	mrc_xmit_reply(mdev, skb, READ_ONCE(rail->plane), &laddr, saddr, 0);
 }
 
 /* A duplicate REQ (our ACCEPT got lost): the existing child, referenced. */
@@ -580,15 +580,12 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		mrc_reset_reply(mdev, rail, pkt, saddr, MRC_RESET_NO_LISTENER);
 		return;
 	}
-	__skb_queue_head_init(&xq);
-
 	child = mrc_find_half_open(lis, pkt, saddr);
 	if (child) {
-		spin_lock(&child->lock);
+		mrc_conn_lock(child, &xq);
 		if (child->state == MRC_ST_REQ_RCVD)
 			mrc_send_accept(child, &xq);
-		spin_unlock(&child->lock);
-		mrc_xmit_list(dev_net(mdev->dev), &xq);
+		mrc_conn_unlock(child, &xq);
 		sock_put(&child->sk);
 		goto out;
 	}
@@ -632,9 +629,9 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	 * listener's close can see it half made, and it fails to join
 	 * either one that is already going away.
 	 */
-	spin_lock(&child->lock);
+	mrc_conn_lock(child, &xq);
 	if (!mrc_conn_set_dev(child, mdev)) {
-		spin_unlock(&child->lock);
+		mrc_conn_unlock(child, &xq);
 		mrc_count_drop(mdev, rail, MRC_DROP_STATE);
 		mrc_child_drop(lis, child);
 		goto out;
@@ -651,8 +648,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		mrc_send_accept(child, &xq);
 		mrc_conn_arm_rto(child);
 	}
-	spin_unlock(&child->lock);
-	mrc_xmit_list(dev_net(mdev->dev), &xq);
+	mrc_conn_unlock(child, &xq);
 	sock_put(&child->sk);	/* the table and the listener hold it now */
 out:
 	sock_put(&lis->sk);

@@ -527,9 +527,7 @@ static void mrc_path_timer(struct timer_list *t)
 	u32 now = mrc_now_us(), i, when;
 	s32 soonest = S32_MAX;
 
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	spin_lock(&ms->lock);
+	mrc_conn_lock(ms, &xq);
 	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
 		goto unlock;
 	mrc_path_probe_timeout(ms);
@@ -588,9 +586,7 @@ next_event:
 	if (next)
 		mrc_path_timer_at(ms, next);
 unlock:
-	spin_unlock(&ms->lock);
-	mrc_xmit_list(sock_net(&ms->sk), &xq);
-	rcu_read_unlock();
+	mrc_conn_unlock(ms, &xq);
 	if (notify)
 		mrc_nl_notify_paths(ms);
 	sock_put(&ms->sk);
@@ -692,13 +688,10 @@ void mrc_conns_rail_down(struct mrc_dev *mdev, u8 plane)
 		skip += n;
 		for (i = 0; i < n; i++) {
 			ms = batch[i];
-			rcu_read_lock();
-			spin_lock_bh(&ms->lock);
+			mrc_conn_lock(ms, &xq);
 			if (ms->mdev == mdev)
 				mrc_path_rail_down(ms, plane, &xq);
-			spin_unlock_bh(&ms->lock);
-			mrc_xmit_list(sock_net(&ms->sk), &xq);
-			rcu_read_unlock();
+			mrc_conn_unlock(ms, &xq);
 			sock_put(&ms->sk);
 		}
 	} while (n == ARRAY_SIZE(batch));

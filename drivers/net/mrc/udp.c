@@ -228,11 +228,9 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		goto drop;
 	}
 
-	__skb_queue_head_init(&xq);
-	spin_lock(&ms->lock);
+	mrc_conn_lock(ms, &xq);
 	mrc_input(ms, rail, plane, skb, pkt, INET_ECN_is_ce(dsfield), &xq);
-	spin_unlock(&ms->lock);
-	mrc_xmit_list(net, &xq);
+	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 	kfree(pkt);
 	rcu_read_unlock();
