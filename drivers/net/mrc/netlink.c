@@ -7,13 +7,24 @@
  * against it by the selftests (CTRL_CMD_GETPOLICY).  Configuration needs
  * CAP_NET_ADMIN in the namespace's user namespace (GENL_UNS_ADMIN_PERM);
  * gets and dumps are open to everyone and see only their namespace.
- * Changes are announced on the multicast group "events".
+ * Device and rail changes are announced on the multicast group "events".
+ *
+ * Connection ids are the only secret of a connection: whoever knows both
+ * can forge a RESET from the peer's rail address (udp.c checks nothing
+ * else).  So they go only to requesters with CAP_NET_ADMIN over the
+ * namespace: dumps omit them for everyone else (who still see that the
+ * connection exists, and its counters), a lookup by id is refused before
+ * the id is looked at (EPERM: no probing for valid ids), and path-change
+ * notifications, which carry them, go to the group "conns", whose members
+ * need the same capability (GENL_MCAST_CAP_NET_ADMIN).  PSNs and ISNs are
+ * never reported.  Documentation/mrc/security.rst, "Local users".
  *
  * Handlers take RTNL: it protects every object they touch.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/inetdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
@@ -24,13 +35,51 @@
 
 enum mrc_nl_groups {
 	MRC_NLGRP_EVENTS,
+	MRC_NLGRP_CONNS,
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
 	[MRC_NLGRP_EVENTS] = { .name = MRC_MCGRP_EVENTS },
+	/* Its messages carry connection ids: joining needs CAP_NET_ADMIN. */
+	[MRC_NLGRP_CONNS] = { .name = MRC_MCGRP_CONNS,
+			      .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 static struct genl_family mrc_genl_family;
+
+/* cb->args[] slot where a dump keeps whether it may show connection ids */
+#define MRC_NL_DUMP_IDS		5
+
+/*
+ * May the requester of this dump see connection ids (CAP_NET_ADMIN over
+ * the namespace)?  Decided once, in the first part of the dump, which runs
+ * in the requester's context; later parts reuse the answer.
+ */
+static bool mrc_nl_dump_ids(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+
+	if (!cb->args[MRC_NL_DUMP_IDS])
+		cb->args[MRC_NL_DUMP_IDS] =
+			netlink_ns_capable(cb->skb, net->user_ns, CAP_NET_ADMIN) ? 2 : 1;
+	return cb->args[MRC_NL_DUMP_IDS] == 2;
+}
+
+/*
+ * A lookup by connection id: only for CAP_NET_ADMIN, refused before the
+ * id is looked at, so that the answer says nothing about the id.
+ */
+static int mrc_nl_id_lookup_allowed(const struct sk_buff *skb, struct net *net,
+				    const struct nlattr *attr,
+				    struct netlink_ext_ack *extack)
+{
+	if (netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "looking up a connection by id needs CAP_NET_ADMIN (ids are hidden from other users)");
+	NL_SET_BAD_ATTR(extack, attr);
+	return -EPERM;
+}
 
 /* ---- message builders ---------------------------------------------------- */
 
@@ -153,11 +202,12 @@ static int mrc_nl_put_planes(struct sk_buff *skb, const struct mrc_nl_plane *pl,
 }
 
 /*
- * A connection as described by conn-get (and path-change-ntf).
+ * A connection as described by conn-get (and path-change-ntf); @ids: with
+ * its and its peer's connection id (only for CAP_NET_ADMIN).
  * Context: process or softirq; takes the conn lock.
  */
 static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
-			    u32 portid, u32 seq, int flags)
+			    u32 portid, u32 seq, int flags, bool ids)
 {
 	struct mrc_nl_plane *pl;
 	struct sockaddr_mrc local, peer;
@@ -186,8 +236,8 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 	if (!hdr)
 		goto out;
 	if ((dev_ifindex && nla_put_u32(skb, MRC_A_CONN_DEV_IFINDEX, dev_ifindex)) ||
-	    nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
-	    nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id) ||
+	    (ids && (nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
+		     nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id))) ||
 	    nla_put_u32(skb, MRC_A_CONN_STATE, i.state) ||
 	    nla_put_u16(skb, MRC_A_CONN_LOCAL_PORT, ntohs(local.smrc_port)) ||
 	    nla_put_u16(skb, MRC_A_CONN_PEER_PORT, ntohs(peer.smrc_port)) ||
@@ -792,6 +842,10 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (mrc_nl_missing(info, MRC_A_CONN_ID, "id"))
 		return -EINVAL;
+	err = mrc_nl_id_lookup_allowed(skb, genl_info_net(info),
+				       info->attrs[MRC_A_CONN_ID], info->extack);
+	if (err)
+		return err;
 	ms = mrc_conn_lookup(genl_info_net(info),
 			     nla_get_u32(info->attrs[MRC_A_CONN_ID]));
 	if (!ms) {
@@ -802,7 +856,7 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	err = msg ? mrc_nl_fill_conn(msg, ms, MRC_CMD_CONN_GET,
-					    info->snd_portid, info->snd_seq, 0) :
+					    info->snd_portid, info->snd_seq, 0, true) :
 		    -ENOMEM;
 	sock_put(&ms->sk);
 	if (err) {
@@ -826,6 +880,7 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 	struct net *net = sock_net(skb->sk);
 	long didx = 0, cidx;
 	struct mrc_sock *ms;
+	bool ids = mrc_nl_dump_ids(skb, cb);
 	struct mrc_dev *mdev;
 	int n, i, err = 0;
 
@@ -861,7 +916,8 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 					err = mrc_nl_fill_conn(skb, batch[i],
 							       MRC_CMD_CONN_GET,
 							       NETLINK_CB(cb->skb).portid,
-							       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+							       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+							       ids);
 				if (!err)
 					cb->args[1]++;
 				sock_put(&batch[i]->sk);
@@ -882,9 +938,9 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 
 /* ---- path operations -------------------------------------------------------- */
 
-/* One path; conn lock held. */
+/* One path, with its connection's id if @ids; conn lock held. */
 static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
-			    u32 now, u32 portid, u32 seq)
+			    u32 now, u32 portid, u32 seq, bool ids)
 {
 	const struct mrc_ev *e = &ms->evs[i];
 	void *hdr;
@@ -893,7 +949,7 @@ static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
 			  MRC_CMD_PATH_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_PATH_CONN_ID, ms->id) ||
+	if ((ids && nla_put_u32(skb, MRC_A_PATH_CONN_ID, ms->id)) ||
 	    nla_put_u32(skb, MRC_A_PATH_INDEX, i) ||
 	    nla_put_u32(skb, MRC_A_PATH_EV, e->ev) ||
 	    nla_put_u32(skb, MRC_A_PATH_PLANE, e->plane) ||
@@ -917,7 +973,7 @@ static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
 
 /* Paths of @ms from index *@pos on; advances *@pos. */
 static int mrc_nl_fill_paths(struct sk_buff *skb, struct netlink_callback *cb,
-			     struct mrc_sock *ms, long *pos)
+			     struct mrc_sock *ms, long *pos, bool ids)
 {
 	u32 now = mrc_now_us();
 	int err = 0;
@@ -926,7 +982,7 @@ static int mrc_nl_fill_paths(struct sk_buff *skb, struct netlink_callback *cb,
 	for (; *pos < ms->npaths; (*pos)++) {
 		err = mrc_nl_fill_path(skb, ms, *pos, now,
 				       NETLINK_CB(cb->skb).portid,
-				       cb->nlh->nlmsg_seq);
+				       cb->nlh->nlmsg_seq, ids);
 		if (err)
 			break;
 	}
@@ -946,17 +1002,21 @@ static int mrc_nl_path_get_dumpit(struct sk_buff *skb,
 	struct net *net = sock_net(skb->sk);
 	long didx = 0, cidx;
 	struct mrc_sock *ms;
+	bool ids = mrc_nl_dump_ids(skb, cb);
 	struct mrc_dev *mdev;
 	int err = 0;
 
 	if (filter) {
+		err = mrc_nl_id_lookup_allowed(cb->skb, net, filter, cb->extack);
+		if (err)
+			return err;
 		ms = mrc_conn_lookup(net, nla_get_u32(filter));
 		if (!ms) {
 			NL_SET_ERR_MSG_FMT(cb->extack, "no connection with id %08x",
 					   nla_get_u32(filter));
 			return -ENOENT;
 		}
-		err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2]);
+		err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2], true);
 		sock_put(&ms->sk);
 		goto out;
 	}
@@ -979,7 +1039,7 @@ static int mrc_nl_path_get_dumpit(struct sk_buff *skb,
 			spin_unlock_bh(&mdev->conns_lock);
 			if (!ms)
 				break;
-			err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2]);
+			err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2], ids);
 			sock_put(&ms->sk);
 			if (err)
 				break;
@@ -1048,6 +1108,9 @@ static int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
  * mrc_nl_notify_paths() - path-change-ntf: a connection's paths changed
  * @ms: the connection (not locked)
  *
+ * Sent on the "conns" group: it carries the connection ids, and only
+ * CAP_NET_ADMIN may join it.
+ *
  * Context: any but hard IRQ; allocates atomically.
  */
 void mrc_nl_notify_paths(struct mrc_sock *ms)
@@ -1055,16 +1118,16 @@ void mrc_nl_notify_paths(struct mrc_sock *ms)
 	struct net *net = sock_net(&ms->sk);
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_CONNS))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
 	if (!skb)
 		return;
-	if (mrc_nl_fill_conn(skb, ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, 0)) {
+	if (mrc_nl_fill_conn(skb, ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, 0, true)) {
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
+	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_CONNS,
 				GFP_ATOMIC);
 }
 
