@@ -50,7 +50,8 @@ void conn_print(const struct nlmsghdr *nlh, const char *event);
 /* the text table of a path-get dump so far; zero it before the first row */
 struct path_table {
 	unsigned int rows;	/* rows printed; the header comes first */
-	__u32 conn;		/* connection id of the last row */
+	__u32 conn;		/* connection id of the last row (0: hidden) */
+	__u32 index;		/* path index of the last row */
 };
 
 /* a path (reply of path-get): a row of the table in text */

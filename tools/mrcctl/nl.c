@@ -206,14 +206,16 @@ static int family_grp_cb(struct nl *nl, const struct nlattr *grp)
 		[CTRL_ATTR_MCAST_GRP_ID] = MNL_TYPE_U32,
 	};
 	const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1] = {};
+	const char *name;
 
 	nl_parse_nested(grp, types, CTRL_ATTR_MCAST_GRP_MAX, tb);
 	if (!tb[CTRL_ATTR_MCAST_GRP_NAME] || !tb[CTRL_ATTR_MCAST_GRP_ID])
 		return 0;
-	if (strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]),
-		   MRC_MCGRP_EVENTS))
-		return 0;
-	nl->events_grp = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	name = mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]);
+	if (!strcmp(name, MRC_MCGRP_EVENTS))
+		nl->events_grp = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	else if (!strcmp(name, MRC_MCGRP_CONNS))
+		nl->conns_grp = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
 	return 0;
 }
 
@@ -333,6 +335,18 @@ int nl_monitor(struct nl *nl, mnl_cb_t cb, void *data)
 		fprintf(stderr, "Error: cannot join multicast group \"%s\": %s.\n",
 			MRC_MCGRP_EVENTS, strerror(errno));
 		return -1;
+	}
+	/* path-change events carry connection ids: CAP_NET_ADMIN only */
+	grp = nl->conns_grp;
+	if (grp && mnl_socket_setsockopt(nl->sk, NETLINK_ADD_MEMBERSHIP, &grp,
+					 sizeof(grp)) < 0) {
+		if (errno != EPERM) {
+			fprintf(stderr, "Error: cannot join multicast group \"%s\": %s.\n",
+				MRC_MCGRP_CONNS, strerror(errno));
+			return -1;
+		}
+		fprintf(stderr,
+			"Note: no path-change events: they carry connection ids and need CAP_NET_ADMIN.\n");
 	}
 	for (;;) {
 		n = mnl_socket_recvfrom(nl->sk, rxbuf, sizeof(rxbuf));
