@@ -30,6 +30,7 @@
 #include <linux/list.h>
 #include <linux/kobject.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
@@ -102,6 +103,15 @@ struct mrc_pcpu_stats {
 	u64_stats_t drops[__MRC_DROP_MAX];
 	u64_stats_t queue[];
 };
+
+/*
+ * Queues (RX + TX) a rail may have: their counters share one per-CPU
+ * block, which the percpu allocator caps at PCPU_MIN_UNIT_SIZE (32 KiB;
+ * beyond, it WARNs and fails): 2034 on 64-bit.
+ */
+#define MRC_RAIL_MAX_QUEUES \
+	((PCPU_MIN_UNIT_SIZE - sizeof(struct mrc_pcpu_stats)) / \
+	 (2 * sizeof(u64_stats_t)))
 
 struct mrc_dev;
 struct mrc_udp_port;

@@ -156,6 +156,14 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 				   lower->name, upper->name);
 		return -EBUSY;
 	}
+	/* Two counters per queue in one per-CPU block (mrc_pcpu_stats). */
+	if (nq > MRC_RAIL_MAX_QUEUES) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "%s has %u RX + %u TX queues; mrc counts at most %zu per rail",
+				   lower->name, lower->num_rx_queues,
+				   lower->num_tx_queues, MRC_RAIL_MAX_QUEUES);
+		return -EINVAL;
+	}
 	if (mdev->nr_rails >= MRC_MAX_RAILS) {
 		NL_SET_ERR_MSG_FMT(extack, "%s already has %d rails, the maximum",
 				   mdev->dev->name, MRC_MAX_RAILS);
@@ -174,12 +182,12 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 
 	rail = kzalloc(sizeof(*rail), GFP_KERNEL);
 	if (!rail)
-		return -ENOMEM;
+		goto err_nomem;
 	rail->stats = __alloc_percpu(struct_size(rail->stats, queue, 2 * nq),
 				     __alignof__(struct mrc_pcpu_stats));
 	if (!rail->stats) {
 		kfree(rail);
-		return -ENOMEM;
+		goto err_nomem;
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(rail->stats, cpu)->syncp);
@@ -216,6 +224,10 @@ err_del:
 err_put:
 	kobject_put(&rail->kobj);
 	return err;
+
+err_nomem:
+	NL_SET_ERR_MSG_FMT(extack, "no memory for rail %s", lower->name);
+	return -ENOMEM;
 }
 
 /**
