@@ -23,11 +23,11 @@
 struct mrcctl_opts opts;
 
 static int failed;
-static char msgbuf[NL_TX_BUF_SIZE];
+static char msgbuf[NL_TX_BUF_SIZE], msgbuf2[NL_TX_BUF_SIZE];
 
-static struct nlmsghdr *msg_start(__u8 cmd)
+static struct nlmsghdr *msg_start_in(char *buf, __u8 cmd)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *genl;
 
 	nlh->nlmsg_type = 0x20;
@@ -35,6 +35,11 @@ static struct nlmsghdr *msg_start(__u8 cmd)
 	genl->cmd = cmd;
 	genl->version = MRC_FAMILY_VERSION;
 	return nlh;
+}
+
+static struct nlmsghdr *msg_start(__u8 cmd)
+{
+	return msg_start_in(msgbuf, cmd);
 }
 
 static void put_drop(struct nlmsghdr *nlh, __u32 reason, __u64 packets,
@@ -141,7 +146,11 @@ static void put_queue(struct nlmsghdr *nlh, __u32 type, __u32 id)
 	mnl_attr_nest_end(nlh, nest);
 }
 
-static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
+/*
+ * A rail; full: names, addresses, stats and its queue entries rx 0, tx 0,
+ * tx 1, type 7 id 3, the first nq of them.
+ */
+static struct nlmsghdr *rail_msg_q(__u8 cmd, bool full, int nq)
 {
 	struct nlmsghdr *nlh = msg_start(cmd);
 	struct in6_addr a6;
@@ -171,11 +180,34 @@ static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
 	mnl_attr_put_u32(nlh, MRC_A_RAIL_RX_QUEUES, 1);
 	if (full) {
 		put_stats(nlh, MRC_A_RAIL_STATS, 0, true);
-		put_queue(nlh, MRC_QUEUE_TYPE_RX, 0);
-		put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
-		put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
-		put_queue(nlh, 7, 3);
+		if (nq > 0)
+			put_queue(nlh, MRC_QUEUE_TYPE_RX, 0);
+		if (nq > 1)
+			put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
+		if (nq > 2)
+			put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
+		if (nq > 3)
+			put_queue(nlh, 7, 3);
 	}
+	return nlh;
+}
+
+static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
+{
+	return rail_msg_q(cmd, full, 4);
+}
+
+/* how a dump goes on with the full rail after its first queue entry */
+static struct nlmsghdr *rail_cont_msg(void)
+{
+	struct nlmsghdr *nlh = msg_start_in(msgbuf2, MRC_CMD_RAIL_GET);
+
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_DEV_IFINDEX, 1);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_IFINDEX, RAIL_IFINDEX);
+	mnl_attr_put_strz(nlh, MRC_A_RAIL_NAME, "eth1");
+	put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
+	put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
+	put_queue(nlh, 7, 3);
 	return nlh;
 }
 
@@ -378,7 +410,7 @@ static const struct path_spec hidden_paths[] = {
 };
 
 enum what {
-	DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, CONNS, CONN_ONE, CONN_ODD,
+	DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, RAIL_SPLIT, CONNS, CONN_ONE, CONN_ODD,
 	CONN_HIDDEN_IDS, PATHS, PATH_ODD, PATH_NONE, PATH_HIDDEN,
 	PATH_HIDDEN_ONE,
 };
@@ -410,6 +442,14 @@ static char *run(enum what what, bool json, bool pretty, bool stats,
 	case RAIL_BARE:
 		rail_print(rail_msg(MRC_CMD_RAIL_GET, what == RAIL), event);
 		break;
+	case RAIL_SPLIT: {
+		const struct nlmsghdr *parts[2] = {
+			rail_msg_q(MRC_CMD_RAIL_GET, true, 1), rail_cont_msg(),
+		};
+
+		rail_print_parts(parts, 2, event);
+		break;
+	}
 	case CONNS:
 		conn_print(conn_msg(CONN_V4), event);
 		conn_print(conn_msg(CONN_V6), event);
@@ -535,11 +575,26 @@ int main(void)
 	      "    tx-queue 0 packets 10 bytes 1000\n"
 	      "    tx-queue 1 packets 11 bytes 1001\n"
 	      "    queue 3 type 7 packets 13 bytes 1003\n");
+	/* a rail a dump spread over two messages prints as one */
+	check("rail text -s, two messages", run(RAIL_SPLIT, false, false, true, NULL),
+	      "eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n"
+	      "    inet 10.1.0.1\n"
+	      "    inet 192.168.7.9\n"
+	      "    inet6 fd00:1::1\n"
+	      "    inet6 fe80::1\n"
+	      "    stats tx-packets 2 tx-bytes 3 rx-packets 4 rx-bytes 5 tx-dropped 6 rx-dropped 7\n"
+	      "    drops no-conn 3 duplicate 179 99 5 bad-checksum 1\n"
+	      "    rx-queue 0 packets 10 bytes 1000\n"
+	      "    tx-queue 0 packets 10 bytes 1000\n"
+	      "    tx-queue 1 packets 11 bytes 1001\n"
+	      "    queue 3 type 7 packets 13 bytes 1003\n");
 	check("rail text, unresolvable names", run(RAIL_BARE, false, false, true, NULL),
 	      "100007: dev 100005 plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n");
 	check("rail json", run(RAIL_BARE, true, false, false, NULL),
 	      "[{\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}]\n");
 	check("rail json -s", run(RAIL, true, false, true, NULL),
+	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7,\"drops\":{\"no-conn\":3,\"duplicate\":179,\"99\":5,\"bad-checksum\":1}},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
+	check("rail json -s, two messages", run(RAIL_SPLIT, true, false, true, NULL),
 	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7,\"drops\":{\"no-conn\":3,\"duplicate\":179,\"99\":5,\"bad-checksum\":1}},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
 	check("rail json -p", run(RAIL_BARE, true, true, false, NULL),
 	      "[\n"
