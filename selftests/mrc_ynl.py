@@ -7,7 +7,8 @@
 #    the request attributes the spec lists, with the spec's types and
 #    ranges;
 #  - the generic YNL CLI and mrcctl report the same devices and rails;
-#  - malformed requests are refused with an extack message;
+#  - malformed requests are refused with an extack message; a dev-set with
+#    one refused value applies none;
 #  - rails with many queues: dumps continue a rail over several messages,
 #    do replies and notifications carry it whole, every queue once.
 # Prints TAP.
@@ -16,6 +17,7 @@ import ctypes
 import glob
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -211,6 +213,35 @@ refused('evs-per-plane 257 is refused by the policy', 'dev-set',
 refused('an unknown spray policy is named', 'dev-set',
         {'ifindex': ifindex['mrc0'], 'spray': 'bogus'}, 2,
         'unknown spray policy "bogus" (mrc, rr)')
+# dev-set is all or nothing: a request with a refused value applies none.
+def dev_tunables(name):
+    d = ynl.do('dev-get', {'ifindex': ifindex[name]})
+    return {k: d[k] for k in ('udp-port', 'max-msg-size', 'evs-per-plane', 'spray')}
+
+
+def refused_whole(desc, attrs, errno, msg, bad):
+    before = dev_tunables('mrc0')
+    try:
+        ynl.do('dev-set', dict(attrs, ifindex=ifindex['mrc0']))
+        tap(False, desc, 'accepted')
+        return
+    except NlError as e:
+        err, ext = e.nl_msg.error, e.nl_msg.extack or {}
+    after = dev_tunables('mrc0')
+    tap(err == -errno and ext.get('msg') == msg and ext.get('bad-attr') == bad and
+        before == after, desc, 'error %d extack %r' % (err, ext),
+        'before %r' % before, 'after  %r' % after)
+
+
+refused_whole('dev-set: valid max-msg-size and evs-per-plane, unknown spray: nothing applied',
+              {'max-msg-size': 2097152, 'evs-per-plane': 64, 'spray': 'bogus'}, 2,
+              'unknown spray policy "bogus" (mrc, rr)', '.spray')
+taken = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+taken.bind(('0.0.0.0', 6001))
+refused_whole('dev-set: valid max-msg-size and spray, udp-port in use: nothing applied',
+              {'max-msg-size': 2097152, 'spray': 'rr', 'udp-port': 6001}, 98,
+              'cannot open UDP port 6001 (IPv4): error -98', '.udp-port')
+taken.close()
 refused('path-set of a missing connection', 'path-set',
         {'conn-id': 0x1234, 'ev': 7, 'denied': 1}, 2, 'no connection with id 00001234')
 refused('path-set without ev names it', 'path-set',

@@ -249,6 +249,28 @@ struct mrc_net *mrc_net(const struct net *net);
 int mrc_netns_init(void);
 void mrc_netns_exit(void);
 
+/**
+ * struct mrc_dev_config - a change of a device's tunables (dev-set)
+ * @has_udp_port: change @udp_port
+ * @has_max_msg_size: change @max_msg_size
+ * @has_evs_per_plane: change @evs_per_plane
+ * @udp_port: new udp-port
+ * @max_msg_size: new max-msg-size
+ * @evs_per_plane: new evs-per-plane
+ * @spray: name of the new spray policy, NULL: unchanged
+ *
+ * Filled by the caller on its stack; nothing shared.
+ */
+struct mrc_dev_config {
+	bool has_udp_port;
+	bool has_max_msg_size;
+	bool has_evs_per_plane;
+	u32 udp_port;
+	u32 max_msg_size;
+	u32 evs_per_plane;
+	const char *spray;
+};
+
 /* device.c */
 extern struct rtnl_link_ops mrc_link_ops;
 bool netif_is_mrc(const struct net_device *dev);
@@ -256,6 +278,8 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 				     struct netlink_ext_ack *extack);
 void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st);
 void mrc_dev_update_carrier(struct mrc_dev *mdev);
+int mrc_dev_configure(struct mrc_dev *mdev, const struct mrc_dev_config *cfg,
+		      struct netlink_ext_ack *extack, int *bad);
 int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
 			 struct netlink_ext_ack *extack);
 int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,

@@ -676,8 +676,9 @@ static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
 static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
+	struct mrc_dev_config cfg = {};
 	struct mrc_dev *mdev;
-	int err = 0;
+	int bad, err = 0;
 
 	if (mrc_nl_missing(info, MRC_A_DEV_IFINDEX, "ifindex"))
 		return -EINVAL;
@@ -688,6 +689,21 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
+	if (tb[MRC_A_DEV_UDP_PORT]) {
+		cfg.has_udp_port = true;
+		cfg.udp_port = nla_get_u16(tb[MRC_A_DEV_UDP_PORT]);
+	}
+	if (tb[MRC_A_DEV_MAX_MSG_SIZE]) {
+		cfg.has_max_msg_size = true;
+		cfg.max_msg_size = nla_get_u32(tb[MRC_A_DEV_MAX_MSG_SIZE]);
+	}
+	if (tb[MRC_A_DEV_EVS_PER_PLANE]) {
+		cfg.has_evs_per_plane = true;
+		cfg.evs_per_plane = nla_get_u32(tb[MRC_A_DEV_EVS_PER_PLANE]);
+	}
+	if (tb[MRC_A_DEV_SPRAY])
+		cfg.spray = nla_data(tb[MRC_A_DEV_SPRAY]);
+
 	rtnl_lock();
 	mdev = mrc_dev_get_by_index(genl_info_net(info),
 				    nla_get_u32(tb[MRC_A_DEV_IFINDEX]), info->extack);
@@ -696,39 +712,12 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(mdev);
 		goto out;
 	}
-	if (tb[MRC_A_DEV_UDP_PORT]) {
-		err = mrc_dev_set_udp_port(mdev, nla_get_u16(tb[MRC_A_DEV_UDP_PORT]),
-					   info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_UDP_PORT]);
-			goto out;
-		}
-	}
-	if (tb[MRC_A_DEV_MAX_MSG_SIZE]) {
-		err = mrc_dev_set_max_msg_size(mdev,
-					       nla_get_u32(tb[MRC_A_DEV_MAX_MSG_SIZE]),
-					       info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_MAX_MSG_SIZE]);
-			goto out;
-		}
-	}
-	if (tb[MRC_A_DEV_EVS_PER_PLANE]) {
-		err = mrc_dev_set_evs_per_plane(mdev,
-						nla_get_u32(tb[MRC_A_DEV_EVS_PER_PLANE]),
-						info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_EVS_PER_PLANE]);
-			goto out;
-		}
-	}
-	if (tb[MRC_A_DEV_SPRAY]) {
-		err = mrc_dev_set_spray(mdev, nla_data(tb[MRC_A_DEV_SPRAY]),
-					info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_SPRAY]);
-			goto out;
-		}
+	/* All or nothing: a refused value leaves every tunable as it was. */
+	err = mrc_dev_configure(mdev, &cfg, info->extack, &bad);
+	if (err) {
+		if (bad)
+			NL_SET_BAD_ATTR(info->extack, tb[bad]);
+		goto out;
 	}
 	mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
 out:
