@@ -1909,14 +1909,19 @@ static void read_dev(struct thr *t)
 			 (int)(a->nla_len - NLA_HDRLEN), (const char *)a + NLA_HDRLEN);
 }
 
-static void repair(struct thr *t)
+/*
+ * Put the topology back.  Returns 0, or -EBUSY if the udp-port could not
+ * be restored yet: it cannot change while connections run on the device
+ * (they would lose their port), so the caller tries again later.
+ */
+static int repair(struct thr *t)
 {
 	unsigned int dev = if_nametoindex(mrcdev);
 	struct nl_reply rep;
 	int i, err;
 
 	if (!dev)
-		return;
+		return 0;
 	for (i = 0; i < nrails; i++) {
 		unsigned int ifi = if_nametoindex(rail_names[i]), cur_dev, cur_plane;
 		unsigned int get[2] = { MRC_A_RAIL_IFINDEX, ifi };
@@ -1951,15 +1956,19 @@ static void repair(struct thr *t)
 		link_up(t, ifi);
 	}
 	link_up(t, dev);
-	if (orig_port) {
+	if (!orig_port)
+		return 0;
+	/*
+	 * Two requests: dev-set is all or nothing, and the udp-port is
+	 * refused (EBUSY) while connections run on the device.
+	 */
+	if (orig_max_msg || orig_evs || orig_spray[0]) {
 		unsigned char req[256];
 		unsigned int seq = ++t->seq;
 		size_t off = genl_start(req, genl_id, NLM_F_REQUEST | NLM_F_ACK, seq,
 					MRC_CMD_DEV_SET);
-		unsigned short p16 = orig_port;
 
 		put_u32(req, &off, sizeof(req), MRC_A_DEV_IFINDEX, dev);
-		put_attr(req, &off, sizeof(req), MRC_A_DEV_UDP_PORT, &p16, 2);
 		if (orig_max_msg)
 			put_u32(req, &off, sizeof(req), MRC_A_DEV_MAX_MSG_SIZE, orig_max_msg);
 		if (orig_evs)
@@ -1970,6 +1979,21 @@ static void repair(struct thr *t)
 		((struct nlmsghdr *)req)->nlmsg_len = off;
 		nl_talk(t, t->genl, 1, req, off, seq, 1, &rep);
 	}
+	{
+		unsigned char req[128];
+		unsigned int seq = ++t->seq;
+		size_t off = genl_start(req, genl_id, NLM_F_REQUEST | NLM_F_ACK, seq,
+					MRC_CMD_DEV_SET);
+		unsigned short p16 = orig_port;
+
+		put_u32(req, &off, sizeof(req), MRC_A_DEV_IFINDEX, dev);
+		put_attr(req, &off, sizeof(req), MRC_A_DEV_UDP_PORT, &p16, 2);
+		((struct nlmsghdr *)req)->nlmsg_len = off;
+		if (nl_talk(t, t->genl, 1, req, off, seq, 1, &rep) == 0 &&
+		    rep.err == -EBUSY)
+			return -EBUSY;
+	}
+	return 0;
 }
 
 /* Delete the devices the fuzzer made. */
@@ -2472,8 +2496,15 @@ int main(int argc, char **argv)
 		if (slots[i] >= 0)
 			close(slots[i]);
 	if (!unpriv) {
+		unsigned long long until = now_ms() + 30000;
+
 		cleanup_devs(mt);
-		repair(mt);
+		/*
+		 * Our sockets are closed; connections may linger a while
+		 * (orphans, TIME_WAIT) and keep a changed udp-port busy.
+		 */
+		while (repair(mt) == -EBUSY && now_ms() < until)
+			usleep(200000);
 	}
 	print_summary(total, (deadline - start) / 1000.0);
 	return __atomic_load_n(&violations, __ATOMIC_RELAXED) ? 1 : 0;

@@ -137,20 +137,53 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 	return netdev_priv(dev);
 }
 
+/* Connections running on @mdev, in any state.  Context: conns_lock. */
+static u32 mrc_dev_count_conns(struct mrc_dev *mdev)
+{
+	struct mrc_sock *ms;
+	u32 n = 0;
+
+	lockdep_assert_held(&mdev->conns_lock);
+	list_for_each_entry(ms, &mdev->conns, dev_node)
+		n++;
+	return n;
+}
+
 /*
- * Switch @mdev to the UDP port @port, whose sockets @up holds.
- * Context: RTNL.
+ * Switch @mdev to the UDP port @port, whose sockets @up holds, unless
+ * connections run on the device: they receive on the old port, which
+ * the switch closes, and their peers keep sending to it (a live
+ * connection would go silent until the dead-peer time).  Listeners do
+ * not care: a REQ names no port.  Under conns_lock, so that a
+ * connection being set up either is counted or starts on the new port.
+ * On refusal @up is released.  Context: RTNL.
  */
 static int mrc_dev_switch_udp_port(struct mrc_dev *mdev, u16 port,
 				   struct mrc_udp_port *up,
 				   struct netlink_ext_ack *extack)
 {
-	struct mrc_udp_port *old = rtnl_dereference(mdev->udp);
+	struct net *net = dev_net(mdev->dev);
+	struct mrc_udp_port *old;
+	u32 n;
 
+	spin_lock_bh(&mdev->conns_lock);
+	n = mrc_dev_count_conns(mdev);
+	if (n) {
+		spin_unlock_bh(&mdev->conns_lock);
+		mrc_udp_port_put(net, up);
+		NL_SET_ERR_MSG_FMT(extack,
+				   "%s has %u connection%s on udp-port %u: close %s before changing the port",
+				   mdev->dev->name, n, n == 1 ? "" : "s",
+				   mdev->udp_port, n == 1 ? "it" : "them");
+		return -EBUSY;
+	}
+	old = rtnl_dereference(mdev->udp);
 	rcu_assign_pointer(mdev->udp, up);
 	WRITE_ONCE(mdev->udp_port, port);
+	spin_unlock_bh(&mdev->conns_lock);
+	/* May wait for a grace period: outside the spinlock. */
 	if (old)
-		mrc_udp_port_put(dev_net(mdev->dev), old);
+		mrc_udp_port_put(net, old);
 	return 0;
 }
 
@@ -162,13 +195,14 @@ static int mrc_dev_switch_udp_port(struct mrc_dev *mdev, u16 port,
  * @bad: set to the MRC_A_DEV_* attribute of the refused value, if any
  *
  * Every value is checked before anything changes; then the UDP port,
- * the only change that can still fail (its sockets), is switched first,
- * and the others, which cannot fail, follow.  So a refusal leaves the
- * device exactly as it was.
+ * the only change that can still fail (its sockets, or connections
+ * using the old port), is switched first, and the others, which cannot
+ * fail, follow.  So a refusal leaves the device exactly as it was.
  *
  * Context: RTNL.
- * Return: 0, or -EINVAL/-ENOENT (a bad value) or an error opening the
- * new port; with an extack message.
+ * Return: 0, or -EINVAL/-ENOENT (a bad value), -EBUSY (connections on
+ * the old UDP port), or an error opening the new port; with an extack
+ * message.
  */
 int mrc_dev_configure(struct mrc_dev *mdev, const struct mrc_dev_config *cfg,
 		      struct netlink_ext_ack *extack, int *bad)
