@@ -130,6 +130,8 @@ struct mrc_spray_ops;
  * @num_rx_queues: RX queues counted in @stats (@dev->num_rx_queues at
  *	attach time); constant
  * @num_tx_queues: TX queues counted in @stats; constant
+ * @mtu_vetoed: mrc refused the MTU change being notified; the core puts
+ *	the old MTU back and notifies again, which mrc then ignores; RTNL
  * @stats: per-CPU counters, freed with the rail after a grace period
  * @kobj: /sys/class/net/<rail>/mrc_rail; its release frees the rail
  * @rcu: deferred free
@@ -143,6 +145,7 @@ struct mrc_rail {
 	u32 oper_state;
 	u32 num_rx_queues;
 	u32 num_tx_queues;
+	bool mtu_vetoed;
 	struct mrc_pcpu_stats __percpu *stats;
 	struct kobject kobj;
 	struct rcu_head rcu;
