@@ -4,7 +4,8 @@
 # mrc_lifecycle.sh - objects going away at awkward times, namespaces and
 # permissions: a rail moved to another namespace, namespaces deleted with
 # devices inside, rmmod with devices (cleans up) and with an open socket
-# (refused), unprivileged users (may look, may not configure), user
+# (refused), unprivileged users (may look, but see no connection ids and
+# may not look a connection up by id; may not configure), user
 # namespaces (their own root may configure its own namespace), and
 # isolation between namespaces.
 
@@ -65,6 +66,18 @@ check_fails "ip link set mrc0 netns B is refused" ip -n mrc-la link set dev mrc0
 # ---- permissions -------------------------------------------------------------------
 check "unprivileged: dev show works" $A setpriv --reuid=65534 --regid=65534 \
 	--clear-groups --inh-caps=-all mrcctl dev show
+# Connection ids let a local user forge a RESET (mrc_ids.sh): a lookup by
+# id is refused before the id is looked at, whether it exists or not.
+MRC_RC=1 check_output "unprivileged: conn show id is EPERM, with the reason" \
+	"Error: looking up a connection by id needs CAP_NET_ADMIN (ids are hidden from other users)." \
+	$A setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	mrcctl conn show id 1234
+MRC_RC=1 check_output "unprivileged: path show conn is EPERM, with the reason" \
+	"Error: looking up a connection by id needs CAP_NET_ADMIN (ids are hidden from other users)." \
+	$A setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+	mrcctl path show conn 1234
+MRC_RC=1 check_output "root: conn show id of no connection is ENOENT" \
+	"Error: no connection with id 00001234." mrcctl -n mrc-la conn show id 1234
 MRC_RC=1 check_output "unprivileged: rail add is EPERM" "Error: Operation not permitted." \
 	$A setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 	mrcctl rail add va1 dev mrc0

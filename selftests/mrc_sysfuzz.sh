@@ -16,8 +16,12 @@
 #      (MRC_SYSFUZZ_UNPRIV_SECS, default a quarter, 10..60 s): every genl
 #      configuration request and rtnetlink link request must fail with
 #      EPERM (mrcfuzz -U counts one that succeeds as a violation; here the
-#      histogram must show EPERM and no success), while the sockets still
-#      connect and carry messages;
+#      histogram must show EPERM and no success); so must every lookup by
+#      connection id (conn-get do, path-get with conn-id; the ids tried
+#      are the fuzzer's own, from MRC_INFO), and no genl reply may carry
+#      a connection id (a violation in mrcfuzz -U); conn and path dumps
+#      still answer, without ids; the sockets still connect and carry
+#      messages;
 #   3. afterwards: no fuzzer violation (mrcfuzz exits 1 on an impossible
 #      result, a corrupted message, a malformed netlink reply or a call
 #      stuck for 30 s although it had a timeout), every fuzz socket gone
@@ -177,6 +181,7 @@ check_match "as root: messages were sent and received" '^[1-9][0-9]* [1-9]' \
 tap_diag "as root: connect ok $(op_field root connect ok), accepted $(op_field root svc-accept ok)," \
 	"send ok $(op_field root send ok), recvmsg ok $(op_field root recvmsg ok)," \
 	"genl ok $(op_field root genl ok), genl-admin ok $(op_field root genl-admin ok)," \
+	"genl-id ok $(op_field root genl-id ok)," \
 	"rtnl ok $(op_field root rtnl ok)"
 no_conns "as root: every fuzz socket gone" $NA $NB
 
@@ -192,6 +197,10 @@ check_eq "unprivileged: genl configuration requests refused (ok=0, EPERM=$adm_pe
 	"0 yes" "$adm_ok $([ "$adm_perm" -gt 0 ] && echo yes || echo no)"
 check_eq "unprivileged: rtnetlink link requests refused (ok=0, EPERM=$rt_perm)" \
 	"0 yes" "$rt_ok $([ "$rt_perm" -gt 0 ] && echo yes || echo no)"
+id_ok=$(op_field unpriv genl-id ok)
+id_perm=$(op_field unpriv genl-id EPERM)
+check_eq "unprivileged: lookups by connection id refused (ok=0, EPERM=$id_perm)" \
+	"0 yes" "$id_ok $([ "$id_perm" -gt 0 ] && echo yes || echo no)"
 check_match "unprivileged: genl queries still answered" '^[1-9]' "$(op_field unpriv genl ok)"
 check_match "unprivileged: sockets connect and carry messages" '^[1-9][0-9]* [1-9][0-9]* [1-9]' \
 	"$(op_field unpriv svc-accept ok) $(op_field unpriv send ok) $(op_field unpriv recvmsg ok)"

@@ -7,13 +7,17 @@
 #    the request attributes the spec lists, with the spec's types and
 #    ranges;
 #  - the generic YNL CLI and mrcctl report the same devices and rails;
-#  - malformed requests are refused with an extack message.
+#  - malformed requests are refused with an extack message; a dev-set with
+#    one refused value applies none;
+#  - rails with many queues: dumps continue a rail over several messages,
+#    do replies and notifications carry it whole, every queue once.
 # Prints TAP.
 
 import ctypes
 import glob
 import json
 import os
+import socket
 import subprocess
 import sys
 
@@ -211,6 +215,35 @@ refused('evs-per-plane 257 is refused by the policy', 'dev-set',
 refused('an unknown spray policy is named', 'dev-set',
         {'ifindex': ifindex['mrc0'], 'spray': 'bogus'}, 2,
         'unknown spray policy "bogus" (mrc, rr)')
+# dev-set is all or nothing: a request with a refused value applies none.
+def dev_tunables(name):
+    d = ynl.do('dev-get', {'ifindex': ifindex[name]})
+    return {k: d[k] for k in ('udp-port', 'max-msg-size', 'evs-per-plane', 'spray')}
+
+
+def refused_whole(desc, attrs, errno, msg, bad):
+    before = dev_tunables('mrc0')
+    try:
+        ynl.do('dev-set', dict(attrs, ifindex=ifindex['mrc0']))
+        tap(False, desc, 'accepted')
+        return
+    except NlError as e:
+        err, ext = e.nl_msg.error, e.nl_msg.extack or {}
+    after = dev_tunables('mrc0')
+    tap(err == -errno and ext.get('msg') == msg and ext.get('bad-attr') == bad and
+        before == after, desc, 'error %d extack %r' % (err, ext),
+        'before %r' % before, 'after  %r' % after)
+
+
+refused_whole('dev-set: valid max-msg-size and evs-per-plane, unknown spray: nothing applied',
+              {'max-msg-size': 2097152, 'evs-per-plane': 64, 'spray': 'bogus'}, 2,
+              'unknown spray policy "bogus" (mrc, rr)', '.spray')
+taken = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+taken.bind(('0.0.0.0', 6001))
+refused_whole('dev-set: valid max-msg-size and spray, udp-port in use: nothing applied',
+              {'max-msg-size': 2097152, 'spray': 'rr', 'udp-port': 6001}, 98,
+              'cannot open UDP port 6001 (IPv4): error -98', '.udp-port')
+taken.close()
 refused('path-set of a missing connection', 'path-set',
         {'conn-id': 0x1234, 'ev': 7, 'denied': 1}, 2, 'no connection with id 00001234')
 refused('path-set without ev names it', 'path-set',
@@ -225,6 +258,78 @@ r = ynl.do('rail-add', {'dev-ifindex': ifindex['mrc1'], 'ifindex': ifindex['va1'
                         'plane': 9})
 tap(r and r['name'] == 'va1' and r['plane'] == 9 and r['dev-ifindex'] == ifindex['mrc1'],
     'rail-add replies with the new rail', r)
+
+# ---- rails with many queues ----------------------------------------------------------
+# A rail message carries two nests per queue (44 bytes each): 128 + 128
+# queues need ~11 KiB, more than the first part of a dump (~4 KiB on a
+# fresh socket) and, with 1000 + 1000, more than any part (at most
+# 32 KiB).  A dump continues such a rail in the next message(s); a do
+# and a notification are sized for the whole rail.
+sh('''ip -batch - <<'B'
+link add d0 numtxqueues 128 numrxqueues 128 type dummy
+link add d1 numtxqueues 1000 numrxqueues 1000 type dummy
+link add d2 numtxqueues 4096 numrxqueues 4096 type dummy
+B''')
+sh('%s/tools/mrcctl/mrcctl rail add d0 dev mrc0' % TOP)
+sh('%s/tools/mrcctl/mrcctl rail add d1 dev mrc1' % TOP)
+ifindex = {link['ifname']: link['ifindex'] for link in json.loads(sh('ip -j link show'))}
+want = {'d0': 128, 'd1': 1000}
+
+
+def queues_once(name, queues, nq):
+    """every RX and TX queue 0..nq-1 listed exactly once?"""
+    seen = sorted((q['type'], q['id']) for q in queues)
+    exp = sorted([('rx', i) for i in range(nq)] + [('tx', i) for i in range(nq)])
+    dups = len(seen) - len(set(seen))
+    return seen == exp, '%s: %d entries, %d duplicates, missing %s' % (
+        name, len(seen), dups, sorted(set(exp) - set(seen))[:8])
+
+
+for args, how in (('', 'cli.py'), ('--dbg-small-recv 4096', 'cli.py with 4 KiB reads')):
+    msgs = cli('--dump rail-get ' + args)
+    for name, nq in want.items():
+        parts = [m for m in msgs if m.get('ifindex') == ifindex[name]]
+        ok, diag = queues_once(name, [q for m in parts for q in m.get('queue', [])], nq)
+        full = [m for m in parts if 'plane' in m]
+        tap(ok and len(parts) > 1 and len(full) == 1 and 'plane' in parts[0] and
+            all(set(m) == {'dev-ifindex', 'ifindex', 'name', 'queue'} for m in parts[1:]),
+            '%s dump: %s\'s %d+%d queues each once, over %d messages (first whole, then continuations)'
+            % (how, name, nq, nq, len(parts)), diag,
+            'messages: %s' % [sorted(m) for m in parts][:4])
+    tap([m['name'] for m in msgs if 'plane' in m] == ['va0', 'd0', 'd1', 'vb0', 'va1'],
+        '%s dump: every rail once, in device then plane order' % how,
+        [m['name'] for m in msgs if 'plane' in m])
+r = cli('--do rail-get --json \'{"ifindex": %d}\'' % ifindex['d1'])
+ok, diag = queues_once('d1', r.get('queue', []), 1000)
+tap(ok and r['tx-queues'] == 1000, 'cli.py do: one reply with all 2000 queues of d1', diag)
+m_rails = {r['ifname']: r for r in mrcctl('rail show')}
+for name, nq in want.items():
+    ok, diag = queues_once(name, m_rails.get(name, {}).get('queues', []), nq)
+    tap(ok, 'mrcctl -j -s rail show: %s\'s %d+%d queues each once, one object' % (name, nq, nq),
+        diag)
+text = sh('%s/tools/mrcctl/mrcctl -s rail show d1' % TOP)
+lines = [ln.split()[0:2] for ln in text.splitlines() if ln.startswith('    ') and '-queue' in ln]
+tap(sorted(lines) == sorted([['rx-queue', str(i)] for i in range(1000)] +
+                            [['tx-queue', str(i)] for i in range(1000)]),
+    'mrcctl -s rail show d1 (do): 2000 queue lines, each once', text[:400])
+
+# A notification is sized for the rail too: rail-change of d1 arrives whole.
+ntf = YnlFamily(SPEC, SCHEMA)
+ntf.ntf_subscribe('events')
+sh('%s/tools/mrcctl/mrcctl rail set d1 state down' % TOP)
+ntf.check_ntf()
+got = [m['msg'] for m in ntf.async_msg_queue
+       if m['name'] == 'rail-change-ntf' and m['msg'].get('ifindex') == ifindex['d1']]
+ok, diag = queues_once('d1', got[0].get('queue', []) if got else [], 1000)
+tap(len(got) == 1 and ok and got[0]['admin-state'] == 'down',
+    'rail-change-ntf of d1: one message with all 2000 queues', diag,
+    [m['name'] for m in ntf.async_msg_queue])
+
+# The per-queue counters share one per-CPU block (at most 32 KiB): a rail
+# with more queues is refused with the reason (the allocator used to WARN).
+refused('4096+4096 queues are refused with the limit', 'rail-add',
+        {'dev-ifindex': ifindex['mrc0'], 'ifindex': ifindex['d2']}, 22,
+        'd2 has 4096 RX + 4096 TX queues; mrc counts at most 2034 per rail')
 
 sh('ip netns del %s' % NS, check=False)
 print('1..%d' % n)

@@ -120,7 +120,8 @@ void conn_usage(FILE *f)
 	      "       mrcctl conn help\n"
 	      "where  DEV := name of an mrc device\n"
 	      "       ID  := 1..ffffffff (connection id, hexadecimal, with or without 0x)\n"
-	      "\"show\" is the default command; \"list\" and \"ls\" are \"show\" too.\n",
+	      "\"show\" is the default command; \"list\" and \"ls\" are \"show\" too.\n"
+	      "Connection ids are shown, and \"id\" is accepted, only with CAP_NET_ADMIN.\n",
 	      f);
 }
 
@@ -333,11 +334,18 @@ static void conn_print_event(const struct nlmsghdr *nlh, const char *event,
 	print_obj_end();
 }
 
+/*
+ * The kernel reports connection ids only to CAP_NET_ADMIN (with both, a
+ * local user could forge the peer's RESET); without them, text says so in
+ * the head, JSON has "ids_hidden": true and no "id"/"peer_id".
+ */
+#define CONN_ID_HIDDEN	"(id hidden: needs CAP_NET_ADMIN)"
+
 void conn_print(const struct nlmsghdr *nlh, const char *event)
 {
 	const struct nlattr *tb[MRC_A_CONN_MAX + 1] = {};
-	char name[IF_NAMESIZE], head[IF_NAMESIZE + 16];
-	char id[16] = "?", peer_id[16] = "";
+	char name[IF_NAMESIZE], head[IF_NAMESIZE + sizeof(CONN_ID_HIDDEN) + 1];
+	char id[sizeof(CONN_ID_HIDDEN)] = CONN_ID_HIDDEN, peer_id[16] = "";
 	const struct nlattr *attr;
 	const char *dev = "?";
 	__u32 ifindex;
@@ -383,6 +391,8 @@ void conn_print(const struct nlmsghdr *nlh, const char *event)
 			  mnl_attr_get_u32(tb[MRC_A_CONN_DEV_IFINDEX]));
 	if (tb[MRC_A_CONN_ID])
 		print_str("id", NULL, id);
+	else
+		print_bool("ids_hidden", NULL, true);
 	if (tb[MRC_A_CONN_PEER_ID])
 		print_str("peer_id", NULL, peer_id);
 	if (tb[MRC_A_CONN_STATE])

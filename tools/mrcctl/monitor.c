@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mrcctl monitor: print the notifications of the "events" group, one line
- * each.
+ * mrcctl monitor: print the notifications of the "events" group, and of
+ * the "conns" group (path-change, CAP_NET_ADMIN only), one line each.
  */
 #include <stdlib.h>
 #include <linux/genetlink.h>
@@ -33,7 +33,8 @@ void monitor_usage(FILE *f)
 	      "Prints the events of mrc devices, rails and connections, one line\n"
 	      "each, until interrupted: dev-add, dev-del, dev-change, rail-add,\n"
 	      "rail-del, rail-change, path-change (the paths of a connection\n"
-	      "changed state: its paths per plane and state).\n", f);
+	      "changed state: its paths per plane and state; these carry\n"
+	      "connection ids and need CAP_NET_ADMIN).\n", f);
 }
 
 static int monitor_cb(const struct nlmsghdr *nlh, void *data)

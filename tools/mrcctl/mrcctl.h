@@ -41,6 +41,12 @@ void monitor_usage(FILE *f);
 void dev_print(const struct nlmsghdr *nlh, const char *event);
 void rail_print(const struct nlmsghdr *nlh, const char *event);
 /*
+ * A rail a dump spread over n messages: the first carries the rail, the
+ * next ones its ifindex and more queues.
+ */
+void rail_print_parts(const struct nlmsghdr *const *parts, unsigned int n,
+		      const char *event);
+/*
  * A connection (reply of conn-get, or path-change notification); with an
  * event, text is one line: the connection and the paths of each plane per
  * state.
@@ -50,7 +56,8 @@ void conn_print(const struct nlmsghdr *nlh, const char *event);
 /* the text table of a path-get dump so far; zero it before the first row */
 struct path_table {
 	unsigned int rows;	/* rows printed; the header comes first */
-	__u32 conn;		/* connection id of the last row */
+	__u32 conn;		/* connection id of the last row (0: hidden) */
+	__u32 index;		/* path index of the last row */
 };
 
 /* a path (reply of path-get): a row of the table in text */

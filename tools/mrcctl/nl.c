@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <netinet/in.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
@@ -13,10 +15,46 @@
 
 #include "nl.h"
 
-/* large enough for any dump skb the kernel builds (at most 32 KiB) */
+/*
+ * Enough for any dump skb the kernel builds (at most 32 KiB); grown for
+ * larger messages: a do reply or notification of a rail with many queues
+ * (44 bytes each, up to 2034 of them) is sized for the whole rail.
+ */
 #define NL_RX_BUF_SIZE	65536
 
-static char rxbuf[NL_RX_BUF_SIZE];
+static char *rxbuf;
+static size_t rxbuf_size;
+
+/*
+ * Receive one datagram into rxbuf, grown first if it is larger.  Returns
+ * its length, or -1 with errno set.
+ */
+static ssize_t nl_recv(struct nl *nl)
+{
+	int fd = mnl_socket_get_fd(nl->sk);
+	size_t want = rxbuf_size ? rxbuf_size : NL_RX_BUF_SIZE;
+	ssize_t len;
+	char *buf;
+
+	len = recv(fd, NULL, 0, MSG_PEEK | MSG_TRUNC);
+	if (len < 0)
+		return -1;
+	while (want < (size_t)len)
+		want *= 2;
+	if (want > rxbuf_size) {
+		buf = realloc(rxbuf, want);
+		if (!buf)
+			return -1;
+		rxbuf = buf;
+		rxbuf_size = want;
+	}
+	len = recv(fd, rxbuf, rxbuf_size, 0);
+	if (len > (ssize_t)rxbuf_size) {
+		errno = ENOSPC;		/* grew in between: cannot happen */
+		return -1;
+	}
+	return len;
+}
 
 struct parse_ctx {
 	const enum mnl_attr_data_type *types;
@@ -159,7 +197,7 @@ int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 		return -1;
 	}
 	do {
-		n = mnl_socket_recvfrom(nl->sk, rxbuf, sizeof(rxbuf));
+		n = nl_recv(nl);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -206,14 +244,16 @@ static int family_grp_cb(struct nl *nl, const struct nlattr *grp)
 		[CTRL_ATTR_MCAST_GRP_ID] = MNL_TYPE_U32,
 	};
 	const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1] = {};
+	const char *name;
 
 	nl_parse_nested(grp, types, CTRL_ATTR_MCAST_GRP_MAX, tb);
 	if (!tb[CTRL_ATTR_MCAST_GRP_NAME] || !tb[CTRL_ATTR_MCAST_GRP_ID])
 		return 0;
-	if (strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]),
-		   MRC_MCGRP_EVENTS))
-		return 0;
-	nl->events_grp = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	name = mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]);
+	if (!strcmp(name, MRC_MCGRP_EVENTS))
+		nl->events_grp = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	else if (!strcmp(name, MRC_MCGRP_CONNS))
+		nl->conns_grp = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
 	return 0;
 }
 
@@ -334,8 +374,20 @@ int nl_monitor(struct nl *nl, mnl_cb_t cb, void *data)
 			MRC_MCGRP_EVENTS, strerror(errno));
 		return -1;
 	}
+	/* path-change events carry connection ids: CAP_NET_ADMIN only */
+	grp = nl->conns_grp;
+	if (grp && mnl_socket_setsockopt(nl->sk, NETLINK_ADD_MEMBERSHIP, &grp,
+					 sizeof(grp)) < 0) {
+		if (errno != EPERM) {
+			fprintf(stderr, "Error: cannot join multicast group \"%s\": %s.\n",
+				MRC_MCGRP_CONNS, strerror(errno));
+			return -1;
+		}
+		fprintf(stderr,
+			"Note: no path-change events: they carry connection ids and need CAP_NET_ADMIN.\n");
+	}
 	for (;;) {
-		n = mnl_socket_recvfrom(nl->sk, rxbuf, sizeof(rxbuf));
+		n = nl_recv(nl);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

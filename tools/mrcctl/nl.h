@@ -19,6 +19,7 @@ struct nl {
 	unsigned int seq;
 	__u16 family;		/* id of the "mrc" family */
 	__u32 events_grp;	/* id of its "events" group, 0 if none */
+	__u32 conns_grp;	/* id of its "conns" group, 0 if none */
 	int err;		/* errno of the last failed request */
 	char errmsg[NL_ERRMSG_SIZE];	/* its extack message, or "" */
 };
@@ -44,7 +45,11 @@ int nl_request(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, void *data);
 /* print "Error: <extack message or strerror>." for nl->err */
 void nl_perror(const struct nl *nl);
 
-/* join the "events" group and pass every notification to cb, forever */
+/*
+ * Join the "events" group, and the "conns" group if allowed (it needs
+ * CAP_NET_ADMIN: without, a note goes to stderr), and pass every
+ * notification to cb, forever.
+ */
 int nl_monitor(struct nl *nl, mnl_cb_t cb, void *data);
 
 /*

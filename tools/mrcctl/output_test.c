@@ -23,11 +23,11 @@
 struct mrcctl_opts opts;
 
 static int failed;
-static char msgbuf[NL_TX_BUF_SIZE];
+static char msgbuf[NL_TX_BUF_SIZE], msgbuf2[NL_TX_BUF_SIZE];
 
-static struct nlmsghdr *msg_start(__u8 cmd)
+static struct nlmsghdr *msg_start_in(char *buf, __u8 cmd)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(msgbuf);
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *genl;
 
 	nlh->nlmsg_type = 0x20;
@@ -35,6 +35,11 @@ static struct nlmsghdr *msg_start(__u8 cmd)
 	genl->cmd = cmd;
 	genl->version = MRC_FAMILY_VERSION;
 	return nlh;
+}
+
+static struct nlmsghdr *msg_start(__u8 cmd)
+{
+	return msg_start_in(msgbuf, cmd);
 }
 
 static void put_drop(struct nlmsghdr *nlh, __u32 reason, __u64 packets,
@@ -141,7 +146,11 @@ static void put_queue(struct nlmsghdr *nlh, __u32 type, __u32 id)
 	mnl_attr_nest_end(nlh, nest);
 }
 
-static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
+/*
+ * A rail; full: names, addresses, stats and its queue entries rx 0, tx 0,
+ * tx 1, type 7 id 3, the first nq of them.
+ */
+static struct nlmsghdr *rail_msg_q(__u8 cmd, bool full, int nq)
 {
 	struct nlmsghdr *nlh = msg_start(cmd);
 	struct in6_addr a6;
@@ -171,11 +180,34 @@ static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
 	mnl_attr_put_u32(nlh, MRC_A_RAIL_RX_QUEUES, 1);
 	if (full) {
 		put_stats(nlh, MRC_A_RAIL_STATS, 0, true);
-		put_queue(nlh, MRC_QUEUE_TYPE_RX, 0);
-		put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
-		put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
-		put_queue(nlh, 7, 3);
+		if (nq > 0)
+			put_queue(nlh, MRC_QUEUE_TYPE_RX, 0);
+		if (nq > 1)
+			put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
+		if (nq > 2)
+			put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
+		if (nq > 3)
+			put_queue(nlh, 7, 3);
 	}
+	return nlh;
+}
+
+static struct nlmsghdr *rail_msg(__u8 cmd, bool full)
+{
+	return rail_msg_q(cmd, full, 4);
+}
+
+/* how a dump goes on with the full rail after its first queue entry */
+static struct nlmsghdr *rail_cont_msg(void)
+{
+	struct nlmsghdr *nlh = msg_start_in(msgbuf2, MRC_CMD_RAIL_GET);
+
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_DEV_IFINDEX, 1);
+	mnl_attr_put_u32(nlh, MRC_A_RAIL_IFINDEX, RAIL_IFINDEX);
+	mnl_attr_put_strz(nlh, MRC_A_RAIL_NAME, "eth1");
+	put_queue(nlh, MRC_QUEUE_TYPE_TX, 0);
+	put_queue(nlh, MRC_QUEUE_TYPE_TX, 1);
+	put_queue(nlh, 7, 3);
 	return nlh;
 }
 
@@ -211,7 +243,7 @@ static void put_plane(struct nlmsghdr *nlh, const __u32 *val)
 	mnl_attr_nest_end(nlh, nest);
 }
 
-enum conn_kind { CONN_V4, CONN_V6, CONN_LISTEN, CONN_BARE };
+enum conn_kind { CONN_V4, CONN_V6, CONN_LISTEN, CONN_BARE, CONN_HIDDEN };
 
 static struct nlmsghdr *conn_msg(enum conn_kind kind)
 {
@@ -234,9 +266,13 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 
 	switch (kind) {
 	case CONN_V4:
+	case CONN_HIDDEN:
+		/* hidden: as an unprivileged user sees it, without ids */
 		mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX, 1);
-		mnl_attr_put_u32(nlh, MRC_A_CONN_ID, 0x1a2b3c4d);
-		mnl_attr_put_u32(nlh, MRC_A_CONN_PEER_ID, 0x9f8e7d6c);
+		if (kind == CONN_V4) {
+			mnl_attr_put_u32(nlh, MRC_A_CONN_ID, 0x1a2b3c4d);
+			mnl_attr_put_u32(nlh, MRC_A_CONN_PEER_ID, 0x9f8e7d6c);
+		}
 		mnl_attr_put_u32(nlh, MRC_A_CONN_STATE,
 				 MRC_CONN_STATE_ESTABLISHED);
 		mnl_attr_put_u16(nlh, MRC_A_CONN_LOCAL_PORT, 49152);
@@ -311,12 +347,14 @@ struct path_spec {
 	__u64 ctr[MRC_A_PATH_PROBES - MRC_A_PATH_PKTS + 1];
 };
 
+/* conn 0: as an unprivileged user sees it, without the connection id */
 static struct nlmsghdr *path_msg(const struct path_spec *p)
 {
 	struct nlmsghdr *nlh = msg_start(MRC_CMD_PATH_GET);
 	int i;
 
-	mnl_attr_put_u32(nlh, MRC_A_PATH_CONN_ID, p->conn);
+	if (p->conn)
+		mnl_attr_put_u32(nlh, MRC_A_PATH_CONN_ID, p->conn);
 	mnl_attr_put_u32(nlh, MRC_A_PATH_INDEX, p->index);
 	mnl_attr_put_u32(nlh, MRC_A_PATH_EV, p->ev);
 	mnl_attr_put_u32(nlh, MRC_A_PATH_PLANE, p->plane);
@@ -357,9 +395,24 @@ static const struct path_spec paths[] = {
 	  { 0, 0, 0, 0, 0, 0, 0 } },
 };
 
+/* the same paths without connection ids (hidden) */
+static const struct path_spec hidden_paths[] = {
+	{ 0, 0, 4711, 0, MRC_EV_STATE_GOOD, 15230, 31,
+	  { 1506, 2144730, 753, 0, 0, 0, 0 } },
+	{ 0, 1, 90, 3, MRC_EV_STATE_SKIP, 12, 2000,
+	  { 17, 24412, 9, 4, 0, 1, 0 } },
+	{ 0, 0, 7, 1, MRC_EV_STATE_DENIED, 0, 7,
+	  { 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0, 0, 8, 1, MRC_EV_STATE_GOOD, 0, 7,
+	  { 0, 0, 0, 0, 0, 0, 0 } },
+	{ 0, 1, 9, 1, MRC_EV_STATE_GOOD, 0, 7,
+	  { 0, 0, 0, 0, 0, 0, 0 } },
+};
+
 enum what {
-	DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, CONNS, CONN_ONE, CONN_ODD, PATHS,
-	PATH_ODD, PATH_NONE,
+	DEV, DEV_NO_RAILS, RAIL, RAIL_BARE, RAIL_SPLIT, CONNS, CONN_ONE, CONN_ODD,
+	CONN_HIDDEN_IDS, PATHS, PATH_ODD, PATH_NONE, PATH_HIDDEN,
+	PATH_HIDDEN_ONE,
 };
 
 /* print one object like "mrcctl [-j] [-p] [-s] ... show" or monitor */
@@ -389,6 +442,14 @@ static char *run(enum what what, bool json, bool pretty, bool stats,
 	case RAIL_BARE:
 		rail_print(rail_msg(MRC_CMD_RAIL_GET, what == RAIL), event);
 		break;
+	case RAIL_SPLIT: {
+		const struct nlmsghdr *parts[2] = {
+			rail_msg_q(MRC_CMD_RAIL_GET, true, 1), rail_cont_msg(),
+		};
+
+		rail_print_parts(parts, 2, event);
+		break;
+	}
 	case CONNS:
 		conn_print(conn_msg(CONN_V4), event);
 		conn_print(conn_msg(CONN_V6), event);
@@ -400,6 +461,9 @@ static char *run(enum what what, bool json, bool pretty, bool stats,
 	case CONN_ODD:
 		conn_print(conn_msg(CONN_BARE), event);
 		break;
+	case CONN_HIDDEN_IDS:
+		conn_print(conn_msg(CONN_HIDDEN), event);
+		break;
 	case PATHS:
 		for (i = 0; i < ARRAY_SIZE(paths); i++)
 			path_print(path_msg(&paths[i]), &table);
@@ -409,6 +473,13 @@ static char *run(enum what what, bool json, bool pretty, bool stats,
 		path_print(path_bare_msg(), &table);
 		break;
 	case PATH_NONE:
+		break;
+	case PATH_HIDDEN:
+		for (i = 0; i < ARRAY_SIZE(hidden_paths); i++)
+			path_print(path_msg(&hidden_paths[i]), &table);
+		break;
+	case PATH_HIDDEN_ONE:
+		path_print(path_msg(&hidden_paths[2]), &table);
 		break;
 	}
 	if (!event)
@@ -504,11 +575,26 @@ int main(void)
 	      "    tx-queue 0 packets 10 bytes 1000\n"
 	      "    tx-queue 1 packets 11 bytes 1001\n"
 	      "    queue 3 type 7 packets 13 bytes 1003\n");
+	/* a rail a dump spread over two messages prints as one */
+	check("rail text -s, two messages", run(RAIL_SPLIT, false, false, true, NULL),
+	      "eth1: dev lo plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n"
+	      "    inet 10.1.0.1\n"
+	      "    inet 192.168.7.9\n"
+	      "    inet6 fd00:1::1\n"
+	      "    inet6 fe80::1\n"
+	      "    stats tx-packets 2 tx-bytes 3 rx-packets 4 rx-bytes 5 tx-dropped 6 rx-dropped 7\n"
+	      "    drops no-conn 3 duplicate 179 99 5 bad-checksum 1\n"
+	      "    rx-queue 0 packets 10 bytes 1000\n"
+	      "    tx-queue 0 packets 10 bytes 1000\n"
+	      "    tx-queue 1 packets 11 bytes 1001\n"
+	      "    queue 3 type 7 packets 13 bytes 1003\n");
 	check("rail text, unresolvable names", run(RAIL_BARE, false, false, true, NULL),
 	      "100007: dev 100005 plane 0 admin up oper up mtu 1500 tx-queues 2 rx-queues 1\n");
 	check("rail json", run(RAIL_BARE, true, false, false, NULL),
 	      "[{\"ifindex\":100007,\"dev_ifindex\":100005,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[],\"ipv6\":[]}]\n");
 	check("rail json -s", run(RAIL, true, false, true, NULL),
+	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7,\"drops\":{\"no-conn\":3,\"duplicate\":179,\"99\":5,\"bad-checksum\":1}},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
+	check("rail json -s, two messages", run(RAIL_SPLIT, true, false, true, NULL),
 	      "[{\"ifname\":\"eth1\",\"ifindex\":100007,\"dev\":\"lo\",\"dev_ifindex\":1,\"plane\":0,\"admin_state\":\"up\",\"oper_state\":\"up\",\"mtu\":1500,\"tx_queues\":2,\"rx_queues\":1,\"ipv4\":[\"10.1.0.1\",\"192.168.7.9\"],\"ipv6\":[\"fd00:1::1\",\"fe80::1\"],\"stats\":{\"tx_packets\":2,\"tx_bytes\":3,\"rx_packets\":4,\"rx_bytes\":5,\"tx_dropped\":6,\"rx_dropped\":7,\"drops\":{\"no-conn\":3,\"duplicate\":179,\"99\":5,\"bad-checksum\":1}},\"queues\":[{\"type\":\"rx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":0,\"packets\":10,\"bytes\":1000},{\"type\":\"tx\",\"id\":1,\"packets\":11,\"bytes\":1001},{\"type\":7,\"id\":3,\"packets\":13,\"bytes\":1003}]}]\n");
 	check("rail json -p", run(RAIL_BARE, true, true, false, NULL),
 	      "[\n"
@@ -584,7 +670,33 @@ int main(void)
 	check("monitor json path-change",
 	      run(CONN_ONE, true, false, false, "path-change"), want);
 	free(want);
+	check("conn text, ids hidden", run(CONN_HIDDEN_IDS, false, false, false, NULL),
+	      "lo (id hidden: needs CAP_NET_ADMIN): established 10.0.0.1:49152 -> 10.1.0.2:7000 planes 4 paths 32\n"
+	      "    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0\n"
+	      "    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 rto 0 acks 753\n"
+	      "    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 ce 0\n"
+	      "    plane 0 cwnd 150000 in-flight 43080 srtt 31us base-rtt 24us ecn 1.2% evs good 7 skip 1 bad 0 denied 0\n"
+	      "    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1\n");
+	/* conn_json[0] without "id" and "peer_id", with "ids_hidden" */
+	check("conn json, ids hidden", run(CONN_HIDDEN_IDS, true, false, false, NULL),
+	      "[{\"dev\":\"lo\",\"dev_ifindex\":1,\"ids_hidden\":true,\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"rto\":0,\"acks\":753},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"ce\":0},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0}},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1}}]}]\n");
 	check("path text", run(PATHS, false, false, false, NULL), path_text);
+	/* three connections: each starts where the index stops growing */
+	check("path text, ids hidden", run(PATH_HIDDEN, false, false, false, NULL),
+	      "CONN     INDEX    EV PLANE SPORT STATE              SINCE      PKTS        BYTES      ACKS    ECN LOSSES  NACKS PROBES       RTT\n"
+	      "hidden       0  4711     0 53863 good             15230ms      1506      2144730       753      0      0      0      0      31us\n"
+	      "hidden       1    90     3 49242 skip                12ms        17        24412         9      4      0      1      0    2000us\n"
+	      "\n"
+	      "hidden       0     7     1 49159 denied               0ms         0            0         0      0      0      0      0       7us\n"
+	      "\n"
+	      "hidden       0     8     1 49160 good                 0ms         0            0         0      0      0      0      0       7us\n"
+	      "hidden       1     9     1 49161 good                 0ms         0            0         0      0      0      0      0       7us\n");
+	if (asprintf(&want, "[{\"conn_id_hidden\":true,%s]\n",
+		     path_json[3] + strlen("{\"conn_id\":\"00000042\",")) < 0)
+		return 1;
+	check("path json, id hidden", run(PATH_HIDDEN_ONE, true, false, false, NULL),
+	      want);
+	free(want);
 	check("path text -s", run(PATHS, false, false, true, NULL), path_text);
 	check("path text, attributes missing or malformed",
 	      run(PATH_ODD, false, false, false, NULL),

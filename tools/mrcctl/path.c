@@ -79,7 +79,8 @@ void path_usage(FILE *f)
 		"       mrcctl path help\n"
 		"where  ID := 1..ffffffff (connection id, hexadecimal, with or without 0x)\n"
 		"       EV := 0..%u (entropy value of a path of the connection)\n"
-		"\"show\" is the default command; \"list\" and \"ls\" are \"show\" too.\n",
+		"\"show\" is the default command; \"list\" and \"ls\" are \"show\" too.\n"
+		"Connection ids are shown, and \"conn\" is accepted, only with CAP_NET_ADMIN.\n",
 		PATH_EV_MAX);
 }
 
@@ -102,7 +103,8 @@ static void path_cell(const struct path_col *c, const struct nlattr *attr,
 	__u32 val;
 
 	if (!attr) {
-		snprintf(buf, size, "-");
+		/* conn-id: only CAP_NET_ADMIN sees connection ids */
+		snprintf(buf, size, c->type == MRC_A_PATH_CONN_ID ? "hidden" : "-");
 	} else if (c->type == MRC_A_PATH_CONN_ID) {
 		snprintf(buf, size, "%08x", mnl_attr_get_u32(attr));
 	} else if (c->type == MRC_A_PATH_STATE) {
@@ -139,21 +141,28 @@ void path_print(const struct nlmsghdr *nlh, struct path_table *t)
 {
 	const struct nlattr *tb[MRC_A_PATH_MAX + 1] = {};
 	const struct path_col *c;
-	char id[16];
+	__u32 conn, index;
 	unsigned int i;
-	__u32 conn;
+	char id[16];
 
 	nl_parse(nlh, path_types, MRC_A_PATH_MAX, tb);
 	if (!print_json()) {
-		/* one header; an empty line between connections */
+		/*
+		 * One header; an empty line between connections.  Without
+		 * ids (hidden), a connection's paths come in index order:
+		 * an index that does not grow starts the next connection.
+		 */
 		conn = tb[MRC_A_PATH_CONN_ID] ?
 		       mnl_attr_get_u32(tb[MRC_A_PATH_CONN_ID]) : 0;
+		index = tb[MRC_A_PATH_INDEX] ?
+			mnl_attr_get_u32(tb[MRC_A_PATH_INDEX]) : 0;
 		if (!t->rows)
 			path_print_row(NULL);
-		else if (conn != t->conn)
+		else if (conn != t->conn || (!conn && index <= t->index))
 			putchar('\n');
 		t->rows++;
 		t->conn = conn;
+		t->index = index;
 		path_print_row(tb);
 		return;
 	}
@@ -161,8 +170,11 @@ void path_print(const struct nlmsghdr *nlh, struct path_table *t)
 	print_obj_begin();
 	for (i = 0; i < ARRAY_SIZE(path_cols); i++) {
 		c = &path_cols[i];
-		if (!tb[c->type])
+		if (!tb[c->type]) {
+			if (c->type == MRC_A_PATH_CONN_ID)
+				print_bool("conn_id_hidden", NULL, true);
 			continue;
+		}
 		if (c->type == MRC_A_PATH_CONN_ID) {
 			snprintf(id, sizeof(id), "%08x",
 				 mnl_attr_get_u32(tb[c->type]));

@@ -3,6 +3,9 @@
  * mrcctl rail: attach, detach, change and show rails (the lower devices of
  * mrc devices, one per fabric plane).
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <linux/genetlink.h>
@@ -163,10 +166,13 @@ static void rail_print_queue(const struct nlattr *nest)
 	print_nest_end();
 }
 
-void rail_print(const struct nlmsghdr *nlh, const char *event)
+void rail_print_parts(const struct nlmsghdr *const *parts, unsigned int n,
+		      const char *event)
 {
 	const struct nlattr *tb[MRC_A_RAIL_MAX + 1] = {};
+	const struct nlmsghdr *nlh = parts[0];
 	const struct nlattr *attr;
+	unsigned int i;
 
 	nl_parse(nlh, rail_types, MRC_A_RAIL_MAX, tb);
 	print_obj_begin();
@@ -196,38 +202,98 @@ void rail_print(const struct nlmsghdr *nlh, const char *event)
 		if (tb[MRC_A_RAIL_STATS])
 			stats_print(tb[MRC_A_RAIL_STATS]);
 		print_arr_begin("queues");
-		mnl_attr_for_each(attr, nlh, GENL_HDRLEN) {
-			if (mnl_attr_get_type(attr) != MRC_A_RAIL_QUEUE ||
-			    mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
-				continue;
-			rail_print_queue(attr);
+		for (i = 0; i < n; i++) {
+			mnl_attr_for_each(attr, parts[i], GENL_HDRLEN) {
+				if (mnl_attr_get_type(attr) != MRC_A_RAIL_QUEUE ||
+				    mnl_attr_validate(attr, MNL_TYPE_NESTED) < 0)
+					continue;
+				rail_print_queue(attr);
+			}
 		}
 		print_arr_end();
 	}
 	print_obj_end();
 }
 
-/* data: ifindex of the mrc device whose rails to print, 0 for all */
+void rail_print(const struct nlmsghdr *nlh, const char *event)
+{
+	rail_print_parts(&nlh, 1, event);
+}
+
+/* the rail ifindex of a rail message, 0 if none */
+static __u32 rail_ifindex(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[MRC_A_RAIL_MAX + 1] = {};
+
+	nl_parse(nlh, rail_types, MRC_A_RAIL_MAX, tb);
+	return tb[MRC_A_RAIL_IFINDEX] ?
+	       mnl_attr_get_u32(tb[MRC_A_RAIL_IFINDEX]) : 0;
+}
+
+/*
+ * The messages of a rail-get reply, kept until the end: a dump spreads a
+ * rail with many queues over several messages (the first with the whole
+ * rail, the next ones with its ifindex and more queues), printed as one.
+ */
+struct rail_reply {
+	__u32 dev;		/* print only the rails of this mrc device */
+	struct nlmsghdr **msg;
+	unsigned int n, cap;
+};
+
 static int rail_show_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[MRC_A_RAIL_MAX + 1] = {};
-	const __u32 *dev = data;
+	struct rail_reply *r = data;
+	struct nlmsghdr **msg;
 
-	if (*dev) {
+	if (r->dev) {
 		nl_parse(nlh, rail_types, MRC_A_RAIL_MAX, tb);
 		if (!tb[MRC_A_RAIL_DEV_IFINDEX] ||
-		    mnl_attr_get_u32(tb[MRC_A_RAIL_DEV_IFINDEX]) != *dev)
+		    mnl_attr_get_u32(tb[MRC_A_RAIL_DEV_IFINDEX]) != r->dev)
 			return MNL_CB_OK;
 	}
-	rail_print(nlh, NULL);
+	if (r->n == r->cap) {
+		msg = realloc(r->msg, (r->cap * 2 + 16) * sizeof(*msg));
+		if (!msg)
+			goto nomem;
+		r->msg = msg;
+		r->cap = r->cap * 2 + 16;
+	}
+	r->msg[r->n] = malloc(nlh->nlmsg_len);
+	if (!r->msg[r->n])
+		goto nomem;
+	memcpy(r->msg[r->n++], nlh, nlh->nlmsg_len);
 	return MNL_CB_OK;
+
+nomem:
+	errno = ENOMEM;
+	return MNL_CB_ERROR;
+}
+
+/* print the rails of a reply, a rail's consecutive messages as one */
+static void rail_show_print(struct rail_reply *r)
+{
+	unsigned int i, n;
+
+	for (i = 0; i < r->n; i += n) {
+		for (n = 1; i + n < r->n; n++)
+			if (rail_ifindex(r->msg[i + n]) != rail_ifindex(r->msg[i]))
+				break;
+		rail_print_parts((const struct nlmsghdr *const *)&r->msg[i], n,
+				 NULL);
+	}
+	for (i = 0; i < r->n; i++)
+		free(r->msg[i]);
+	free(r->msg);
 }
 
 static int rail_show(int argc, char **argv)
 {
 	const char *rail = NULL, *dev = NULL;
+	struct rail_reply reply = {};
 	char buf[NL_TX_BUF_SIZE];
-	__u32 ifindex = 0, dev_ifindex = 0;
+	__u32 ifindex = 0;
 	struct nlmsghdr *nlh;
 	struct nl nl;
 	int ret;
@@ -248,7 +314,7 @@ static int rail_show(int argc, char **argv)
 	if (rail)
 		ifindex = arg_ifindex(rail);
 	if (dev)
-		dev_ifindex = arg_ifindex(dev);
+		reply.dev = arg_ifindex(dev);
 
 	if (nl_open(&nl) < 0)
 		return 1;
@@ -257,12 +323,13 @@ static int rail_show(int argc, char **argv)
 		mnl_attr_put_u32(nlh, MRC_A_RAIL_IFINDEX, ifindex);
 	} else {
 		nlh = nl_msg(&nl, buf, MRC_CMD_RAIL_GET, NLM_F_DUMP | NLM_F_ACK);
-		if (dev_ifindex)
+		if (reply.dev)
 			mnl_attr_put_u32(nlh, MRC_A_RAIL_DEV_IFINDEX,
-					 dev_ifindex);
+					 reply.dev);
 	}
 	print_list_begin();
-	ret = nl_request(&nl, nlh, rail_show_cb, &dev_ifindex);
+	ret = nl_request(&nl, nlh, rail_show_cb, &reply);
+	rail_show_print(&reply);
 	print_list_end(!ret);
 	nl_close(&nl);
 	if (print_flush() < 0)

@@ -32,7 +32,12 @@
  *              random netlink messages did in between
  * -U           unprivileged run: no repair; a configuration request
  *              (genl dev-set, rail-add/del/set, path-set, rtnetlink link
- *              add/del/set) that succeeds is a violation
+ *              add/del/set) that succeeds is a violation, and so is a
+ *              lookup by connection id (conn-get do, path-get with
+ *              conn-id) that succeeds, a reply that carries a
+ *              connection id or a join of the "conns" group that
+ *              succeeds (ids are for CAP_NET_ADMIN only); the ids it
+ *              tries are its own sockets' (getsockopt MRC_INFO)
  * -v           print every violation (default: the first 20)
  *
  * Messages of 16 bytes or more carry a header (magic, length, seed, hash)
@@ -55,7 +60,9 @@
  *     bind/connect succeeded with an address length below the struct;
  *     poll returned events that were not asked for
  *   - a malformed netlink reply (lengths that do not add up)
- *   - with -U, a configuration request succeeded
+ *   - with -U, a configuration request or a lookup by connection id
+ *     succeeded, a genl reply disclosed a connection id, or joining the
+ *     "conns" group succeeded
  * Unexpected errnos are counted, not failures.  Exit 2: setup error.
  *
  * Summary on stdout: "op NAME n=N ok=N EXXX=N ..." per operation, the
@@ -66,6 +73,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -115,8 +123,8 @@ enum op {
 	OP_SENDMSG, OP_SENDMMSG, OP_RECV, OP_RECVMSG, OP_RECVMMSG,
 	OP_SETSOCKOPT, OP_GETSOCKOPT, OP_GETNAME, OP_POLL, OP_EPOLL,
 	OP_SHUTDOWN, OP_FCNTL, OP_DUP, OP_CLOSE, OP_IOCTL, OP_SIGNAL,
-	OP_GENL, OP_GENL_ADMIN, OP_GENL_BAD, OP_RTNL, OP_SVC_ACCEPT,
-	OP_REPAIR, OP_MAX
+	OP_GENL, OP_GENL_ADMIN, OP_GENL_BAD, OP_GENL_ID, OP_RTNL,
+	OP_SVC_ACCEPT, OP_REPAIR, OP_MAX
 };
 
 static const char * const op_names[OP_MAX] = {
@@ -124,7 +132,7 @@ static const char * const op_names[OP_MAX] = {
 	"sendmsg", "sendmmsg", "recv", "recvmsg", "recvmmsg",
 	"setsockopt", "getsockopt", "getname", "poll", "epoll",
 	"shutdown", "fcntl", "dup", "close", "ioctl", "signal",
-	"genl", "genl-admin", "genl-bad", "rtnl", "svc-accept",
+	"genl", "genl-admin", "genl-bad", "genl-id", "rtnl", "svc-accept",
 	"repair",
 };
 
@@ -166,7 +174,7 @@ static const char *mrcdev = "mrc0";
 static char rail_names[MAX_RAILS][IF_NAMESIZE];
 static unsigned int rail_planes[MAX_RAILS];
 static int nrails;
-static int genl_id, genl_mcgrp;
+static int genl_id, genl_mcgrp, genl_conns_grp;	/* "events", "conns" */
 
 static int slots[NSLOTS];
 static struct thr thrs[MAX_THREADS + 1];	/* + the service thread */
@@ -181,9 +189,20 @@ static unsigned int if_index[MAX_IFS];
 static char if_names[MAX_IFS][IF_NAMESIZE];
 static int n_ifs;
 
-/* Connection ids seen in conn dumps, for valid-ish path requests. */
+/*
+ * Connection ids seen in conn/path replies and of our own sockets
+ * (MRC_INFO): valid-ish targets of requests naming a connection.
+ */
 static unsigned int conn_ids[NCONNIDS];
 static unsigned int conn_id_n;
+
+/* Remember a connection id: a valid-ish target of lookups by id. */
+static void note_conn_id(unsigned int id)
+{
+	unsigned int k = __atomic_fetch_add(&conn_id_n, 1, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&conn_ids[k % NCONNIDS], id, __ATOMIC_RELAXED);
+}
 
 /* The topology device's settings, restored by repair(). */
 static unsigned int orig_port, orig_max_msg, orig_evs;
@@ -1130,6 +1149,15 @@ static void op_getsockopt(struct thr *t)
 	if (!rc && level == SOL_MRC && name == MRC_INFO && lp == &len &&
 	    (len > asked || len > sizeof(struct mrc_info)))
 		violation(t, "getsockopt(MRC_INFO, %u) returned length %u", asked, len);
+	/* our own connection's id: what an owner may look up, or not */
+	if (!rc && level == SOL_MRC && name == MRC_INFO && lp == &len &&
+	    p == buf && len >= offsetof(struct mrc_info, peer_id)) {
+		unsigned int id;
+
+		memcpy(&id, buf + offsetof(struct mrc_info, id), sizeof(id));
+		if (id)
+			note_conn_id(id);
+	}
 }
 
 static void op_getname(struct thr *t)
@@ -1340,23 +1368,35 @@ static int attrs_ok(const unsigned char *p, size_t len)
 	return len ? -1 : 0;
 }
 
-/* Record the connection ids of a conn dump reply (valid-ish path targets). */
-static void note_conn_ids(const struct genlmsghdr *g, const unsigned char *p,
-			  size_t len)
+/*
+ * Record the connection ids of a conn or path reply; with -U, an id in
+ * one is a violation (ids are for CAP_NET_ADMIN only).
+ */
+static void note_conn_ids(struct thr *t, const struct genlmsghdr *g,
+			  const unsigned char *p, size_t len)
 {
-	if (g->cmd != MRC_CMD_CONN_GET)
+	unsigned int type;
+
+	if (g->cmd != MRC_CMD_CONN_GET && g->cmd != MRC_CMD_PATH_GET &&
+	    g->cmd != MRC_CMD_PATH_CHANGE_NTF)
 		return;
 	while (len >= NLA_HDRLEN) {
 		const struct nlattr *a = (const void *)p;
 
 		if (a->nla_len < NLA_HDRLEN || (size_t)NLA_ALIGN(a->nla_len) > len)
 			return;
-		if ((a->nla_type & NLA_TYPE_MASK) == MRC_A_CONN_ID && a->nla_len == 8) {
-			unsigned int id, k;
+		type = a->nla_type & NLA_TYPE_MASK;
+		if (g->cmd == MRC_CMD_PATH_GET ? type == MRC_A_PATH_CONN_ID :
+		    type == MRC_A_CONN_ID || type == MRC_A_CONN_PEER_ID) {
+			unsigned int id;
 
-			memcpy(&id, p + NLA_HDRLEN, 4);
-			k = __atomic_fetch_add(&conn_id_n, 1, __ATOMIC_RELAXED);
-			__atomic_store_n(&conn_ids[k % NCONNIDS], id, __ATOMIC_RELAXED);
+			if (unpriv)
+				violation(t, "genl cmd %u showed connection id attr %u to nobody",
+					  g->cmd, type);
+			if (a->nla_len == 8 && type != MRC_A_CONN_PEER_ID) {
+				memcpy(&id, p + NLA_HDRLEN, 4);
+				note_conn_id(id);
+			}
 		}
 		p += NLA_ALIGN(a->nla_len);
 		len -= NLA_ALIGN(a->nla_len);
@@ -1420,8 +1460,15 @@ static int nl_talk(struct thr *t, int fd, int is_genl, const void *req, size_t l
 					got_end = 1;
 				}
 			} else if (h->nlmsg_type == NLMSG_DONE) {
-				if (h->nlmsg_seq == seq)
+				/* a dump's end, with its error (0: success) */
+				if (h->nlmsg_seq == seq) {
+					int derr = 0;
+
+					if (h->nlmsg_len >= NLMSG_LENGTH(sizeof(derr)))
+						memcpy(&derr, NLMSG_DATA(h), sizeof(derr));
+					rep->err = derr > 0 ? 0 : derr;
 					got_end = 1;
+				}
 			} else if (is_genl && h->nlmsg_type == genl_id) {
 				const struct genlmsghdr *g = NLMSG_DATA(h);
 				size_t plen = h->nlmsg_len - NLMSG_HDRLEN;
@@ -1433,7 +1480,7 @@ static int nl_talk(struct thr *t, int fd, int is_genl, const void *req, size_t l
 						  plen >= GENL_HDRLEN ? g->cmd : 0,
 						  h->nlmsg_len);
 				else
-					note_conn_ids(g, (const unsigned char *)g + GENL_HDRLEN,
+					note_conn_ids(t, g, (const unsigned char *)g + GENL_HDRLEN,
 						      plen - GENL_HDRLEN);
 				if (h->nlmsg_seq == seq && !rep->first &&
 				    plen >= GENL_HDRLEN) {
@@ -1538,8 +1585,9 @@ static const struct cmd_spec cmd_specs[MRC_CMD_MAX + 1] = {
 				 { MRC_A_PATH_DENIED, K_BOOL8 } }, 4 },
 };
 
-static void put_valid(struct thr *t, unsigned char *buf, size_t *off, size_t cap,
-		      const struct attr_spec *s)
+/* Returns 1 if it put a connection id (K_CONNID), else 0. */
+static int put_valid(struct thr *t, unsigned char *buf, size_t *off, size_t cap,
+		     const struct attr_spec *s)
 {
 	static const char * const sprays[] = { "mrc", "rr", "", "bogus", "mrcmrcmrc" };
 	unsigned int v;
@@ -1562,7 +1610,7 @@ static void put_valid(struct thr *t, unsigned char *buf, size_t *off, size_t cap
 	case K_PORT16:
 		v16 = chance(t, 50) ? MRC_UDP_PORT_DEFAULT : rnd(t, 65536);
 		put_attr(buf, off, cap, s->type, &v16, 2);
-		return;
+		return 0;
 	case K_MSGSIZE:
 		v = chance(t, 50) ? 1 + rnd(t, 1 << 20) :
 		    (chance(t, 90) ? 1 + rnd(t, MRC_MAX_MSG_SIZE_LIMIT) : rnd64(t));
@@ -1574,12 +1622,13 @@ static void put_valid(struct thr *t, unsigned char *buf, size_t *off, size_t cap
 		const char *sp = sprays[rnd(t, 5)];
 
 		put_attr(buf, off, cap, s->type, sp, strlen(sp) + !chance(t, 5));
-		return;
+		return 0;
 	}
 	case K_CONNID:
 		v = chance(t, 80) ? __atomic_load_n(&conn_ids[rnd(t, NCONNIDS)],
 						    __ATOMIC_RELAXED) : rnd64(t);
-		break;
+		put_u32(buf, off, cap, s->type, v);
+		return v != 0;
 	case K_EV:
 		v = chance(t, 80) ? rnd(t, 16) : rnd(t, 70000);
 		break;
@@ -1589,9 +1638,10 @@ static void put_valid(struct thr *t, unsigned char *buf, size_t *off, size_t cap
 	default:
 		v8 = rnd(t, chance(t, 90) ? 2 : 256);
 		put_attr(buf, off, cap, s->type, &v8, 1);
-		return;
+		return 0;
 	}
 	put_u32(buf, off, cap, s->type, v);
+	return 0;
 }
 
 static void put_garbage(struct thr *t, unsigned char *buf, size_t *off, size_t cap,
@@ -1625,7 +1675,7 @@ static void op_genl(struct thr *t)
 	struct nl_reply rep;
 	unsigned int cmd = rnd(t, MRC_CMD_MAX + 4), flags = NLM_F_REQUEST | NLM_F_ACK;
 	unsigned int seq = ++t->seq, type = genl_id;
-	int op = OP_GENL, want_end = 1, i, rc;
+	int op = OP_GENL, want_end = 1, by_id = 0, i, rc;
 	size_t off;
 
 	if (chance(t, 30))
@@ -1642,10 +1692,21 @@ static void op_genl(struct thr *t)
 			if (!chance(t, 85))
 				continue;
 			if (chance(t, 90))
-				put_valid(t, req, &off, sizeof(req), &cs->a[i]);
+				by_id |= put_valid(t, req, &off, sizeof(req), &cs->a[i]);
 			else
 				put_garbage(t, req, &off, sizeof(req), 0);
 		}
+	}
+	/*
+	 * A lookup by connection id: CAP_NET_ADMIN only.  Always with an
+	 * ACK, so that its outcome is known (without one, success is
+	 * silent and could not be told from a missed error).
+	 */
+	if (by_id && ((cmd == MRC_CMD_CONN_GET && !(flags & NLM_F_DUMP)) ||
+		      (cmd == MRC_CMD_PATH_GET && (flags & NLM_F_DUMP)))) {
+		op = OP_GENL_ID;
+		flags |= NLM_F_ACK;
+		((struct nlmsghdr *)req)->nlmsg_flags = flags;
 	}
 	if (chance(t, 15)) {
 		for (i = 1 + rnd(t, 4); i > 0; i--)
@@ -1693,6 +1754,9 @@ static void op_genl(struct thr *t)
 	count(t, op, rep.err == 1 ? 0 : -rep.err);
 	if (unpriv && op == OP_GENL_ADMIN && rep.err == 0)
 		violation(t, "unprivileged genl command %u succeeded", cmd);
+	if (unpriv && op == OP_GENL_ID && rep.err == 0)
+		violation(t, "unprivileged lookup by connection id (genl command %u) succeeded",
+			  cmd);
 }
 
 /* An rtnetlink request on our own devices; sets *admin for config ops. */
@@ -1845,14 +1909,19 @@ static void read_dev(struct thr *t)
 			 (int)(a->nla_len - NLA_HDRLEN), (const char *)a + NLA_HDRLEN);
 }
 
-static void repair(struct thr *t)
+/*
+ * Put the topology back.  Returns 0, or -EBUSY if the udp-port could not
+ * be restored yet: it cannot change while connections run on the device
+ * (they would lose their port), so the caller tries again later.
+ */
+static int repair(struct thr *t)
 {
 	unsigned int dev = if_nametoindex(mrcdev);
 	struct nl_reply rep;
 	int i, err;
 
 	if (!dev)
-		return;
+		return 0;
 	for (i = 0; i < nrails; i++) {
 		unsigned int ifi = if_nametoindex(rail_names[i]), cur_dev, cur_plane;
 		unsigned int get[2] = { MRC_A_RAIL_IFINDEX, ifi };
@@ -1887,15 +1956,19 @@ static void repair(struct thr *t)
 		link_up(t, ifi);
 	}
 	link_up(t, dev);
-	if (orig_port) {
+	if (!orig_port)
+		return 0;
+	/*
+	 * Two requests: dev-set is all or nothing, and the udp-port is
+	 * refused (EBUSY) while connections run on the device.
+	 */
+	if (orig_max_msg || orig_evs || orig_spray[0]) {
 		unsigned char req[256];
 		unsigned int seq = ++t->seq;
 		size_t off = genl_start(req, genl_id, NLM_F_REQUEST | NLM_F_ACK, seq,
 					MRC_CMD_DEV_SET);
-		unsigned short p16 = orig_port;
 
 		put_u32(req, &off, sizeof(req), MRC_A_DEV_IFINDEX, dev);
-		put_attr(req, &off, sizeof(req), MRC_A_DEV_UDP_PORT, &p16, 2);
 		if (orig_max_msg)
 			put_u32(req, &off, sizeof(req), MRC_A_DEV_MAX_MSG_SIZE, orig_max_msg);
 		if (orig_evs)
@@ -1906,6 +1979,21 @@ static void repair(struct thr *t)
 		((struct nlmsghdr *)req)->nlmsg_len = off;
 		nl_talk(t, t->genl, 1, req, off, seq, 1, &rep);
 	}
+	{
+		unsigned char req[128];
+		unsigned int seq = ++t->seq;
+		size_t off = genl_start(req, genl_id, NLM_F_REQUEST | NLM_F_ACK, seq,
+					MRC_CMD_DEV_SET);
+		unsigned short p16 = orig_port;
+
+		put_u32(req, &off, sizeof(req), MRC_A_DEV_IFINDEX, dev);
+		put_attr(req, &off, sizeof(req), MRC_A_DEV_UDP_PORT, &p16, 2);
+		((struct nlmsghdr *)req)->nlmsg_len = off;
+		if (nl_talk(t, t->genl, 1, req, off, seq, 1, &rep) == 0 &&
+		    rep.err == -EBUSY)
+			return -EBUSY;
+	}
+	return 0;
 }
 
 /* Delete the devices the fuzzer made. */
@@ -1934,7 +2022,7 @@ static void cleanup_devs(struct thr *t)
 	}
 }
 
-/* Family id and the "events" group of the mrc genl family. */
+/* Family id and the "events" and "conns" groups of the mrc genl family. */
 static int resolve_family(struct thr *t)
 {
 	unsigned char req[128];
@@ -1966,9 +2054,18 @@ static int resolve_family(struct thr *t)
 
 			if (g->nla_len < NLA_HDRLEN || (size_t)NLA_ALIGN(g->nla_len) > len)
 				break;
+			const struct nlattr *name;
+
 			id = attr_find(p + NLA_HDRLEN, g->nla_len - NLA_HDRLEN,
 				       CTRL_ATTR_MCAST_GRP_ID);
-			genl_mcgrp = attr_u32(id);
+			name = attr_find(p + NLA_HDRLEN, g->nla_len - NLA_HDRLEN,
+					 CTRL_ATTR_MCAST_GRP_NAME);
+			if (name && name->nla_len > NLA_HDRLEN &&
+			    !strncmp((const char *)name + NLA_HDRLEN, MRC_MCGRP_CONNS,
+				     name->nla_len - NLA_HDRLEN))
+				genl_conns_grp = attr_u32(id);
+			else
+				genl_mcgrp = attr_u32(id);
 			p += NLA_ALIGN(g->nla_len);
 			len -= NLA_ALIGN(g->nla_len);
 		}
@@ -2122,7 +2219,7 @@ static int watchdog(int total)
 
 		int op = __atomic_load_n(&t->cur_op, __ATOMIC_RELAXED);
 		int nl = op == OP_GENL || op == OP_GENL_ADMIN || op == OP_GENL_BAD ||
-			 op == OP_RTNL;
+			 op == OP_GENL_ID || op == OP_RTNL;
 
 		if (!since || now < since || now - since < STUCK_KICK_MS)
 			continue;
@@ -2332,11 +2429,22 @@ int main(int argc, char **argv)
 		struct thr *t = &thrs[i];
 
 		thr_init(t, i);
-		/* half the threads also hear the family's notifications */
+		/*
+		 * Half the threads also hear the family's notifications; the
+		 * "conns" group (they carry connection ids) is for
+		 * CAP_NET_ADMIN only.
+		 */
 		if (genl_mcgrp && i % 2) {
 			int g = genl_mcgrp;
 
 			setsockopt(t->genl, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &g, sizeof(g));
+		}
+		if (genl_conns_grp && i % 2) {
+			int g = genl_conns_grp;
+
+			if (!setsockopt(t->genl, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &g,
+					sizeof(g)) && unpriv)
+				violation(t, "an unprivileged socket joined the \"conns\" group");
 		}
 	}
 	start = now_ms();
@@ -2388,8 +2496,15 @@ int main(int argc, char **argv)
 		if (slots[i] >= 0)
 			close(slots[i]);
 	if (!unpriv) {
+		unsigned long long until = now_ms() + 30000;
+
 		cleanup_devs(mt);
-		repair(mt);
+		/*
+		 * Our sockets are closed; connections may linger a while
+		 * (orphans, TIME_WAIT) and keep a changed udp-port busy.
+		 */
+		while (repair(mt) == -EBUSY && now_ms() < until)
+			usleep(200000);
 	}
 	print_summary(total, (deadline - start) / 1000.0);
 	return __atomic_load_n(&violations, __ATOMIC_RELAXED) ? 1 : 0;

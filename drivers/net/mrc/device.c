@@ -137,6 +137,131 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 	return netdev_priv(dev);
 }
 
+/* Connections running on @mdev, in any state.  Context: conns_lock. */
+static u32 mrc_dev_count_conns(struct mrc_dev *mdev)
+{
+	struct mrc_sock *ms;
+	u32 n = 0;
+
+	lockdep_assert_held(&mdev->conns_lock);
+	list_for_each_entry(ms, &mdev->conns, dev_node)
+		n++;
+	return n;
+}
+
+/*
+ * Switch @mdev to the UDP port @port, whose sockets @up holds, unless
+ * connections run on the device: they receive on the old port, which
+ * the switch closes, and their peers keep sending to it (a live
+ * connection would go silent until the dead-peer time).  Listeners do
+ * not care: a REQ names no port.  Under conns_lock, so that a
+ * connection being set up either is counted or starts on the new port.
+ * On refusal @up is released.  Context: RTNL.
+ */
+static int mrc_dev_switch_udp_port(struct mrc_dev *mdev, u16 port,
+				   struct mrc_udp_port *up,
+				   struct netlink_ext_ack *extack)
+{
+	struct net *net = dev_net(mdev->dev);
+	struct mrc_udp_port *old;
+	u32 n;
+
+	spin_lock_bh(&mdev->conns_lock);
+	n = mrc_dev_count_conns(mdev);
+	if (n) {
+		spin_unlock_bh(&mdev->conns_lock);
+		mrc_udp_port_put(net, up);
+		NL_SET_ERR_MSG_FMT(extack,
+				   "%s has %u connection%s on udp-port %u: close %s before changing the port",
+				   mdev->dev->name, n, n == 1 ? "" : "s",
+				   mdev->udp_port, n == 1 ? "it" : "them");
+		return -EBUSY;
+	}
+	old = rtnl_dereference(mdev->udp);
+	rcu_assign_pointer(mdev->udp, up);
+	WRITE_ONCE(mdev->udp_port, port);
+	spin_unlock_bh(&mdev->conns_lock);
+	/* May wait for a grace period: outside the spinlock. */
+	if (old)
+		mrc_udp_port_put(net, old);
+	return 0;
+}
+
+/**
+ * mrc_dev_configure() - change tunables of a device, all or none
+ * @mdev: the device
+ * @cfg: the new values; fields whose has_* flag is false stay as they are
+ * @extack: where to explain a refusal
+ * @bad: set to the MRC_A_DEV_* attribute of the refused value, if any
+ *
+ * Every value is checked before anything changes; then the UDP port,
+ * the only change that can still fail (its sockets, or connections
+ * using the old port), is switched first, and the others, which cannot
+ * fail, follow.  So a refusal leaves the device exactly as it was.
+ *
+ * Context: RTNL.
+ * Return: 0, or -EINVAL/-ENOENT (a bad value), -EBUSY (connections on
+ * the old UDP port), or an error opening the new port; with an extack
+ * message.
+ */
+int mrc_dev_configure(struct mrc_dev *mdev, const struct mrc_dev_config *cfg,
+		      struct netlink_ext_ack *extack, int *bad)
+{
+	const struct mrc_spray_ops *spray = NULL;
+	struct mrc_udp_port *up;
+	int err;
+
+	ASSERT_RTNL();
+	*bad = 0;
+	if (cfg->has_udp_port && (cfg->udp_port < 1 || cfg->udp_port > 65535)) {
+		NL_SET_ERR_MSG_FMT(extack, "udp-port %u out of range 1..65535",
+				   cfg->udp_port);
+		*bad = MRC_A_DEV_UDP_PORT;
+		return -EINVAL;
+	}
+	if (cfg->has_max_msg_size &&
+	    (cfg->max_msg_size < 1 || cfg->max_msg_size > MRC_MAX_MSG_SIZE_LIMIT)) {
+		NL_SET_ERR_MSG_FMT(extack, "max-msg-size %u out of range 1..%u",
+				   cfg->max_msg_size, MRC_MAX_MSG_SIZE_LIMIT);
+		*bad = MRC_A_DEV_MAX_MSG_SIZE;
+		return -EINVAL;
+	}
+	if (cfg->has_evs_per_plane &&
+	    (cfg->evs_per_plane < 1 || cfg->evs_per_plane > MRC_EVS_PER_PLANE_MAX)) {
+		NL_SET_ERR_MSG_FMT(extack, "evs-per-plane %u out of range 1..%u",
+				   cfg->evs_per_plane, MRC_EVS_PER_PLANE_MAX);
+		*bad = MRC_A_DEV_EVS_PER_PLANE;
+		return -EINVAL;
+	}
+	if (cfg->spray) {
+		spray = mrc_spray_find(cfg->spray);
+		if (!spray) {
+			NL_SET_ERR_MSG_FMT(extack, "unknown spray policy \"%s\" (mrc, rr)",
+					   cfg->spray);
+			*bad = MRC_A_DEV_SPRAY;
+			return -ENOENT;
+		}
+	}
+
+	if (cfg->has_udp_port && cfg->udp_port != mdev->udp_port) {
+		up = mrc_udp_port_get(dev_net(mdev->dev), cfg->udp_port, extack);
+		err = PTR_ERR_OR_ZERO(up);
+		if (!err)
+			err = mrc_dev_switch_udp_port(mdev, cfg->udp_port, up, extack);
+		if (err) {
+			*bad = MRC_A_DEV_UDP_PORT;
+			return err;
+		}
+	}
+	if (cfg->has_max_msg_size)
+		WRITE_ONCE(mdev->max_msg_size, cfg->max_msg_size);
+	if (cfg->has_evs_per_plane)
+		WRITE_ONCE(mdev->evs_per_plane, cfg->evs_per_plane);
+	if (spray)
+		WRITE_ONCE(mdev->spray, spray);
+	return 0;
+}
+
 /**
  * mrc_dev_set_udp_port() - change the UDP port of a device's packets
  * @mdev: the device
@@ -144,29 +269,15 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
  * @extack: where to explain a failure
  *
  * Context: RTNL.
- * Return: 0 or -EINVAL.
+ * Return: 0, or an error of mrc_dev_configure().
  */
 int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
 			 struct netlink_ext_ack *extack)
 {
-	struct mrc_udp_port *up, *old;
+	struct mrc_dev_config cfg = { .has_udp_port = true, .udp_port = port };
+	int bad;
 
-	ASSERT_RTNL();
-	if (port < 1 || port > 65535) {
-		NL_SET_ERR_MSG_FMT(extack, "udp-port %u out of range 1..65535", port);
-		return -EINVAL;
-	}
-	if (port == mdev->udp_port)
-		return 0;
-	up = mrc_udp_port_get(dev_net(mdev->dev), port, extack);
-	if (IS_ERR(up))
-		return PTR_ERR(up);
-	old = rtnl_dereference(mdev->udp);
-	rcu_assign_pointer(mdev->udp, up);
-	WRITE_ONCE(mdev->udp_port, port);
-	if (old)
-		mrc_udp_port_put(dev_net(mdev->dev), old);
-	return 0;
+	return mrc_dev_configure(mdev, &cfg, extack, &bad);
 }
 
 /**
@@ -181,14 +292,10 @@ int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
 int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,
 			     struct netlink_ext_ack *extack)
 {
-	ASSERT_RTNL();
-	if (size < 1 || size > MRC_MAX_MSG_SIZE_LIMIT) {
-		NL_SET_ERR_MSG_FMT(extack, "max-msg-size %u out of range 1..%u",
-				   size, MRC_MAX_MSG_SIZE_LIMIT);
-		return -EINVAL;
-	}
-	WRITE_ONCE(mdev->max_msg_size, size);
-	return 0;
+	struct mrc_dev_config cfg = { .has_max_msg_size = true, .max_msg_size = size };
+	int bad;
+
+	return mrc_dev_configure(mdev, &cfg, extack, &bad);
 }
 
 /**
@@ -203,14 +310,10 @@ int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,
 int mrc_dev_set_evs_per_plane(struct mrc_dev *mdev, u32 n,
 			      struct netlink_ext_ack *extack)
 {
-	ASSERT_RTNL();
-	if (n < 1 || n > MRC_EVS_PER_PLANE_MAX) {
-		NL_SET_ERR_MSG_FMT(extack, "evs-per-plane %u out of range 1..%u",
-				   n, MRC_EVS_PER_PLANE_MAX);
-		return -EINVAL;
-	}
-	WRITE_ONCE(mdev->evs_per_plane, n);
-	return 0;
+	struct mrc_dev_config cfg = { .has_evs_per_plane = true, .evs_per_plane = n };
+	int bad;
+
+	return mrc_dev_configure(mdev, &cfg, extack, &bad);
 }
 
 /**
@@ -225,16 +328,10 @@ int mrc_dev_set_evs_per_plane(struct mrc_dev *mdev, u32 n,
 int mrc_dev_set_spray(struct mrc_dev *mdev, const char *name,
 		      struct netlink_ext_ack *extack)
 {
-	const struct mrc_spray_ops *ops = mrc_spray_find(name);
+	struct mrc_dev_config cfg = { .spray = name };
+	int bad;
 
-	ASSERT_RTNL();
-	if (!ops) {
-		NL_SET_ERR_MSG_FMT(extack, "unknown spray policy \"%s\" (mrc, rr)",
-				   name);
-		return -ENOENT;
-	}
-	WRITE_ONCE(mdev->spray, ops);
-	return 0;
+	return mrc_dev_configure(mdev, &cfg, extack, &bad);
 }
 
 static int mrc_ndo_init(struct net_device *dev)

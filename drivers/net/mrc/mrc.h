@@ -30,6 +30,7 @@
 #include <linux/list.h>
 #include <linux/kobject.h>
 #include <linux/netdevice.h>
+#include <linux/percpu.h>
 #include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
@@ -103,6 +104,15 @@ struct mrc_pcpu_stats {
 	u64_stats_t queue[];
 };
 
+/*
+ * Queues (RX + TX) a rail may have: their counters share one per-CPU
+ * block, which the percpu allocator caps at PCPU_MIN_UNIT_SIZE (32 KiB;
+ * beyond, it WARNs and fails): 2034 on 64-bit.
+ */
+#define MRC_RAIL_MAX_QUEUES \
+	((PCPU_MIN_UNIT_SIZE - sizeof(struct mrc_pcpu_stats)) / \
+	 (2 * sizeof(u64_stats_t)))
+
 struct mrc_dev;
 struct mrc_udp_port;
 struct mrc_spray_ops;
@@ -120,6 +130,8 @@ struct mrc_spray_ops;
  * @num_rx_queues: RX queues counted in @stats (@dev->num_rx_queues at
  *	attach time); constant
  * @num_tx_queues: TX queues counted in @stats; constant
+ * @mtu_vetoed: mrc refused the MTU change being notified; the core puts
+ *	the old MTU back and notifies again, which mrc then ignores; RTNL
  * @stats: per-CPU counters, freed with the rail after a grace period
  * @kobj: /sys/class/net/<rail>/mrc_rail; its release frees the rail
  * @rcu: deferred free
@@ -133,6 +145,7 @@ struct mrc_rail {
 	u32 oper_state;
 	u32 num_rx_queues;
 	u32 num_tx_queues;
+	bool mtu_vetoed;
 	struct mrc_pcpu_stats __percpu *stats;
 	struct kobject kobj;
 	struct rcu_head rcu;
@@ -244,6 +257,28 @@ struct mrc_net *mrc_net(const struct net *net);
 int mrc_netns_init(void);
 void mrc_netns_exit(void);
 
+/**
+ * struct mrc_dev_config - a change of a device's tunables (dev-set)
+ * @has_udp_port: change @udp_port
+ * @has_max_msg_size: change @max_msg_size
+ * @has_evs_per_plane: change @evs_per_plane
+ * @udp_port: new udp-port
+ * @max_msg_size: new max-msg-size
+ * @evs_per_plane: new evs-per-plane
+ * @spray: name of the new spray policy, NULL: unchanged
+ *
+ * Filled by the caller on its stack; nothing shared.
+ */
+struct mrc_dev_config {
+	bool has_udp_port;
+	bool has_max_msg_size;
+	bool has_evs_per_plane;
+	u32 udp_port;
+	u32 max_msg_size;
+	u32 evs_per_plane;
+	const char *spray;
+};
+
 /* device.c */
 extern struct rtnl_link_ops mrc_link_ops;
 bool netif_is_mrc(const struct net_device *dev);
@@ -251,6 +286,8 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 				     struct netlink_ext_ack *extack);
 void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st);
 void mrc_dev_update_carrier(struct mrc_dev *mdev);
+int mrc_dev_configure(struct mrc_dev *mdev, const struct mrc_dev_config *cfg,
+		      struct netlink_ext_ack *extack, int *bad);
 int mrc_dev_set_udp_port(struct mrc_dev *mdev, u32 port,
 			 struct netlink_ext_ack *extack);
 int mrc_dev_set_max_msg_size(struct mrc_dev *mdev, u32 size,

@@ -7,13 +7,24 @@
  * against it by the selftests (CTRL_CMD_GETPOLICY).  Configuration needs
  * CAP_NET_ADMIN in the namespace's user namespace (GENL_UNS_ADMIN_PERM);
  * gets and dumps are open to everyone and see only their namespace.
- * Changes are announced on the multicast group "events".
+ * Device and rail changes are announced on the multicast group "events".
+ *
+ * Connection ids are the only secret of a connection: whoever knows both
+ * can forge a RESET from the peer's rail address (udp.c checks nothing
+ * else).  So they go only to requesters with CAP_NET_ADMIN over the
+ * namespace: dumps omit them for everyone else (who still see that the
+ * connection exists, and its counters), a lookup by id is refused before
+ * the id is looked at (EPERM: no probing for valid ids), and path-change
+ * notifications, which carry them, go to the group "conns", whose members
+ * need the same capability (GENL_MCAST_CAP_NET_ADMIN).  PSNs and ISNs are
+ * never reported.  Documentation/mrc/security.rst, "Local users".
  *
  * Handlers take RTNL: it protects every object they touch.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/inetdevice.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
@@ -24,13 +35,51 @@
 
 enum mrc_nl_groups {
 	MRC_NLGRP_EVENTS,
+	MRC_NLGRP_CONNS,
 };
 
 static const struct genl_multicast_group mrc_nl_mcgrps[] = {
 	[MRC_NLGRP_EVENTS] = { .name = MRC_MCGRP_EVENTS },
+	/* Its messages carry connection ids: joining needs CAP_NET_ADMIN. */
+	[MRC_NLGRP_CONNS] = { .name = MRC_MCGRP_CONNS,
+			      .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 static struct genl_family mrc_genl_family;
+
+/* cb->args[] slot where a dump keeps whether it may show connection ids */
+#define MRC_NL_DUMP_IDS		5
+
+/*
+ * May the requester of this dump see connection ids (CAP_NET_ADMIN over
+ * the namespace)?  Decided once, in the first part of the dump, which runs
+ * in the requester's context; later parts reuse the answer.
+ */
+static bool mrc_nl_dump_ids(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+
+	if (!cb->args[MRC_NL_DUMP_IDS])
+		cb->args[MRC_NL_DUMP_IDS] =
+			netlink_ns_capable(cb->skb, net->user_ns, CAP_NET_ADMIN) ? 2 : 1;
+	return cb->args[MRC_NL_DUMP_IDS] == 2;
+}
+
+/*
+ * A lookup by connection id: only for CAP_NET_ADMIN, refused before the
+ * id is looked at, so that the answer says nothing about the id.
+ */
+static int mrc_nl_id_lookup_allowed(const struct sk_buff *skb, struct net *net,
+				    const struct nlattr *attr,
+				    struct netlink_ext_ack *extack)
+{
+	if (netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "looking up a connection by id needs CAP_NET_ADMIN (ids are hidden from other users)");
+	NL_SET_BAD_ATTR(extack, attr);
+	return -EPERM;
+}
 
 /* ---- message builders ---------------------------------------------------- */
 
@@ -153,11 +202,12 @@ static int mrc_nl_put_planes(struct sk_buff *skb, const struct mrc_nl_plane *pl,
 }
 
 /*
- * A connection as described by conn-get (and path-change-ntf).
+ * A connection as described by conn-get (and path-change-ntf); @ids: with
+ * its and its peer's connection id (only for CAP_NET_ADMIN).
  * Context: process or softirq; takes the conn lock.
  */
 static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
-			    u32 portid, u32 seq, int flags)
+			    u32 portid, u32 seq, int flags, bool ids)
 {
 	struct mrc_nl_plane *pl;
 	struct sockaddr_mrc local, peer;
@@ -186,8 +236,8 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 	if (!hdr)
 		goto out;
 	if ((dev_ifindex && nla_put_u32(skb, MRC_A_CONN_DEV_IFINDEX, dev_ifindex)) ||
-	    nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
-	    nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id) ||
+	    (ids && (nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
+		     nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id))) ||
 	    nla_put_u32(skb, MRC_A_CONN_STATE, i.state) ||
 	    nla_put_u16(skb, MRC_A_CONN_LOCAL_PORT, ntohs(local.smrc_port)) ||
 	    nla_put_u16(skb, MRC_A_CONN_PEER_PORT, ntohs(peer.smrc_port)) ||
@@ -227,28 +277,43 @@ out:
 	return err;
 }
 
-static int mrc_nl_put_queues(struct sk_buff *skb, const struct mrc_rail *rail,
-			     bool tx)
+/* Queues of a rail that rail-get reports: RX ones, then TX ones. */
+static void mrc_nl_rail_queues(const struct mrc_rail *rail, u32 *nrx, u32 *ntx)
 {
-	u32 n = tx ? min(rail->dev->real_num_tx_queues, rail->num_tx_queues) :
-		     min(rail->dev->real_num_rx_queues, rail->num_rx_queues);
-	u32 q;
+	*nrx = min(READ_ONCE(rail->dev->real_num_rx_queues), rail->num_rx_queues);
+	*ntx = min(READ_ONCE(rail->dev->real_num_tx_queues), rail->num_tx_queues);
+}
 
-	for (q = 0; q < n; q++) {
-		struct nlattr *nest;
-		u64 packets, bytes;
+/* Bytes of one MRC_A_RAIL_QUEUE entry. */
+static size_t mrc_nl_queue_size(void)
+{
+	return nla_total_size(0) +			/* the nest */
+	       2 * nla_total_size(sizeof(u32)) +	/* type, id */
+	       2 * nla_total_size_64bit(sizeof(u64));	/* packets, bytes */
+}
 
-		mrc_rail_get_queue_stats(rail, tx, q, &packets, &bytes);
-		nest = nla_nest_start(skb, MRC_A_RAIL_QUEUE);
-		if (!nest ||
-		    nla_put_u32(skb, MRC_A_QUEUE_TYPE,
-				tx ? MRC_QUEUE_TYPE_TX : MRC_QUEUE_TYPE_RX) ||
-		    nla_put_u32(skb, MRC_A_QUEUE_ID, q) ||
-		    nla_put_u64_64bit(skb, MRC_A_QUEUE_PACKETS, packets, MRC_A_QUEUE_PAD) ||
-		    nla_put_u64_64bit(skb, MRC_A_QUEUE_BYTES, bytes, MRC_A_QUEUE_PAD))
-			return -EMSGSIZE;
-		nla_nest_end(skb, nest);
+/* Queue entry @pos of @rail (RX queues first, then TX queues). */
+static int mrc_nl_put_queue(struct sk_buff *skb, const struct mrc_rail *rail,
+			    u32 nrx, u32 pos)
+{
+	bool tx = pos >= nrx;
+	u32 q = tx ? pos - nrx : pos;
+	struct nlattr *nest;
+	u64 packets, bytes;
+
+	mrc_rail_get_queue_stats(rail, tx, q, &packets, &bytes);
+	nest = nla_nest_start(skb, MRC_A_RAIL_QUEUE);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, MRC_A_QUEUE_TYPE,
+			tx ? MRC_QUEUE_TYPE_TX : MRC_QUEUE_TYPE_RX) ||
+	    nla_put_u32(skb, MRC_A_QUEUE_ID, q) ||
+	    nla_put_u64_64bit(skb, MRC_A_QUEUE_PACKETS, packets, MRC_A_QUEUE_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_QUEUE_BYTES, bytes, MRC_A_QUEUE_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
 	}
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
@@ -287,36 +352,131 @@ out:
 	return err;
 }
 
-/* A rail as described by rail-get. Context: RTNL or RCU. */
-static int mrc_nl_fill_rail(struct sk_buff *skb, const struct mrc_rail *rail,
-			    u8 cmd, u32 portid, u32 seq, int flags)
+/*
+ * Bytes of the attributes of a whole rail message, for genlmsg_new():
+ * fixed attributes, the addresses there are now, the stats nest with
+ * every drop reason, and every queue.  Context: RTNL or RCU.
+ */
+static size_t mrc_nl_rail_size(const struct mrc_rail *rail)
 {
 	const struct net_device *dev = rail->dev;
+	const struct in_device *in_dev;
+	const struct in_ifaddr *ifa;
+	size_t addrs = 0;
+	u32 nrx, ntx;
+
+	rcu_read_lock();
+	in_dev = __in_dev_get_rcu(dev);
+	if (in_dev)
+		in_dev_for_each_ifa_rcu(ifa, in_dev)
+			addrs += nla_total_size(sizeof(__be32));
+#if IS_ENABLED(CONFIG_IPV6)
+	{
+		const struct inet6_ifaddr *ifa6;
+		struct inet6_dev *idev = __in6_dev_get(dev);
+
+		if (idev)
+			list_for_each_entry_rcu(ifa6, &idev->addr_list, if_list)
+				addrs += nla_total_size(sizeof(struct in6_addr));
+	}
+#endif
+	rcu_read_unlock();
+	mrc_nl_rail_queues(rail, &nrx, &ntx);
+	return 8 * nla_total_size(sizeof(u32)) +	/* ifindexes, plane, states, */
+	       nla_total_size(IFNAMSIZ) +		/* mtu, queue counts; name */
+	       addrs +
+	       nla_total_size(0) +			/* stats */
+	       6 * nla_total_size_64bit(sizeof(u64)) +
+	       __MRC_DROP_MAX * (nla_total_size(0) + nla_total_size(sizeof(u32)) +
+				 nla_total_size_64bit(sizeof(u64))) +
+	       (size_t)(nrx + ntx) * mrc_nl_queue_size();
+}
+
+/*
+ * A rail as described by rail-get: its attributes, then one queue entry
+ * per RX queue, then per TX queue.
+ *
+ * @cont NULL: the whole rail or nothing (-EMSGSIZE).  Otherwise a dump
+ * may spread a rail over several messages: *@cont 0 starts the rail; a
+ * message that is full before the last queue ends there and sets *@cont
+ * to 1 + the next queue entry.  The next message with that *@cont is a
+ * continuation: dev-ifindex, ifindex and name only, then more queues.
+ *
+ * Context: RTNL or RCU.
+ * Return: 0 when the rail is complete, 1 when more queues are to come,
+ * -EMSGSIZE when nothing new fit (the message is cancelled).
+ */
+static int mrc_nl_fill_rail(struct sk_buff *skb, const struct mrc_rail *rail,
+			    u8 cmd, u32 portid, u32 seq, int flags, long *cont)
+{
+	const struct net_device *dev = rail->dev;
+	u32 nrx, ntx, pos, start = cont && *cont ? *cont - 1 : 0;
 	struct mrc_stats st;
 	void *hdr;
 
+	mrc_nl_rail_queues(rail, &nrx, &ntx);
+	if (start && start >= nrx + ntx)
+		return 0;	/* the rail lost queues since: nothing left */
 	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	mrc_rail_get_stats(rail, &st);
 	if (nla_put_u32(skb, MRC_A_RAIL_DEV_IFINDEX, rail->mdev->dev->ifindex) ||
 	    nla_put_u32(skb, MRC_A_RAIL_IFINDEX, dev->ifindex) ||
-	    nla_put_string(skb, MRC_A_RAIL_NAME, dev->name) ||
-	    nla_put_u32(skb, MRC_A_RAIL_PLANE, READ_ONCE(rail->plane)) ||
-	    nla_put_u32(skb, MRC_A_RAIL_ADMIN_STATE, READ_ONCE(rail->admin_state)) ||
-	    nla_put_u32(skb, MRC_A_RAIL_OPER_STATE, READ_ONCE(rail->oper_state)) ||
-	    nla_put_u32(skb, MRC_A_RAIL_MTU, READ_ONCE(dev->mtu)) ||
-	    mrc_nl_put_addrs(skb, dev) ||
-	    nla_put_u32(skb, MRC_A_RAIL_TX_QUEUES, dev->real_num_tx_queues) ||
-	    nla_put_u32(skb, MRC_A_RAIL_RX_QUEUES, dev->real_num_rx_queues) ||
-	    mrc_nl_put_stats(skb, MRC_A_RAIL_STATS, &st) ||
-	    mrc_nl_put_queues(skb, rail, false) ||
-	    mrc_nl_put_queues(skb, rail, true)) {
-		genlmsg_cancel(skb, hdr);
-		return -EMSGSIZE;
+	    nla_put_string(skb, MRC_A_RAIL_NAME, dev->name))
+		goto cancel;
+	if (!start) {
+		mrc_rail_get_stats(rail, &st);
+		if (nla_put_u32(skb, MRC_A_RAIL_PLANE, READ_ONCE(rail->plane)) ||
+		    nla_put_u32(skb, MRC_A_RAIL_ADMIN_STATE, READ_ONCE(rail->admin_state)) ||
+		    nla_put_u32(skb, MRC_A_RAIL_OPER_STATE, READ_ONCE(rail->oper_state)) ||
+		    nla_put_u32(skb, MRC_A_RAIL_MTU, READ_ONCE(dev->mtu)) ||
+		    mrc_nl_put_addrs(skb, dev) ||
+		    nla_put_u32(skb, MRC_A_RAIL_TX_QUEUES, READ_ONCE(dev->real_num_tx_queues)) ||
+		    nla_put_u32(skb, MRC_A_RAIL_RX_QUEUES, READ_ONCE(dev->real_num_rx_queues)) ||
+		    mrc_nl_put_stats(skb, MRC_A_RAIL_STATS, &st))
+			goto cancel;
 	}
+	for (pos = start; pos < nrx + ntx; pos++) {
+		if (!mrc_nl_put_queue(skb, rail, nrx, pos))
+			continue;
+		/* Full: go on in the next message, if this one has news. */
+		if (!cont || (start && pos == start))
+			goto cancel;
+		*cont = 1 + pos;
+		genlmsg_end(skb, hdr);
+		return 1;
+	}
+	if (cont)
+		*cont = 0;
 	genlmsg_end(skb, hdr);
 	return 0;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * A whole rail message, allocated for its size.  Addresses may come and
+ * go between sizing and filling: then it is sized again, with room to
+ * spare.  Context: RTNL or RCU (@gfp atomic).
+ */
+static struct sk_buff *mrc_nl_rail_msg(const struct mrc_rail *rail, u8 cmd,
+				       u32 portid, u32 seq, gfp_t gfp)
+{
+	size_t slack = 0;
+	struct sk_buff *skb;
+	int tries;
+
+	for (tries = 0; tries < 3; tries++, slack += NLMSG_GOODSIZE) {
+		skb = genlmsg_new(mrc_nl_rail_size(rail) + slack, gfp);
+		if (!skb)
+			return ERR_PTR(-ENOMEM);
+		if (!mrc_nl_fill_rail(skb, rail, cmd, portid, seq, 0, NULL))
+			return skb;
+		nlmsg_free(skb);
+	}
+	return ERR_PTR(-EMSGSIZE);
 }
 
 /* A device as described by dev-get. Context: RTNL or RCU. */
@@ -433,13 +593,9 @@ void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp)
 
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
 		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, gfp);
-	if (!skb)
+	skb = mrc_nl_rail_msg(rail, cmd, 0, 0, gfp);
+	if (IS_ERR(skb))
 		return;
-	if (mrc_nl_fill_rail(skb, rail, cmd, 0, 0, 0)) {
-		nlmsg_free(skb);
-		return;
-	}
 	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
 				gfp);
 }
@@ -520,8 +676,9 @@ static int mrc_nl_dev_get_dumpit(struct sk_buff *skb,
 static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
+	struct mrc_dev_config cfg = {};
 	struct mrc_dev *mdev;
-	int err = 0;
+	int bad, err = 0;
 
 	if (mrc_nl_missing(info, MRC_A_DEV_IFINDEX, "ifindex"))
 		return -EINVAL;
@@ -532,6 +689,21 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
+	if (tb[MRC_A_DEV_UDP_PORT]) {
+		cfg.has_udp_port = true;
+		cfg.udp_port = nla_get_u16(tb[MRC_A_DEV_UDP_PORT]);
+	}
+	if (tb[MRC_A_DEV_MAX_MSG_SIZE]) {
+		cfg.has_max_msg_size = true;
+		cfg.max_msg_size = nla_get_u32(tb[MRC_A_DEV_MAX_MSG_SIZE]);
+	}
+	if (tb[MRC_A_DEV_EVS_PER_PLANE]) {
+		cfg.has_evs_per_plane = true;
+		cfg.evs_per_plane = nla_get_u32(tb[MRC_A_DEV_EVS_PER_PLANE]);
+	}
+	if (tb[MRC_A_DEV_SPRAY])
+		cfg.spray = nla_data(tb[MRC_A_DEV_SPRAY]);
+
 	rtnl_lock();
 	mdev = mrc_dev_get_by_index(genl_info_net(info),
 				    nla_get_u32(tb[MRC_A_DEV_IFINDEX]), info->extack);
@@ -540,39 +712,12 @@ static int mrc_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		err = PTR_ERR(mdev);
 		goto out;
 	}
-	if (tb[MRC_A_DEV_UDP_PORT]) {
-		err = mrc_dev_set_udp_port(mdev, nla_get_u16(tb[MRC_A_DEV_UDP_PORT]),
-					   info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_UDP_PORT]);
-			goto out;
-		}
-	}
-	if (tb[MRC_A_DEV_MAX_MSG_SIZE]) {
-		err = mrc_dev_set_max_msg_size(mdev,
-					       nla_get_u32(tb[MRC_A_DEV_MAX_MSG_SIZE]),
-					       info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_MAX_MSG_SIZE]);
-			goto out;
-		}
-	}
-	if (tb[MRC_A_DEV_EVS_PER_PLANE]) {
-		err = mrc_dev_set_evs_per_plane(mdev,
-						nla_get_u32(tb[MRC_A_DEV_EVS_PER_PLANE]),
-						info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_EVS_PER_PLANE]);
-			goto out;
-		}
-	}
-	if (tb[MRC_A_DEV_SPRAY]) {
-		err = mrc_dev_set_spray(mdev, nla_data(tb[MRC_A_DEV_SPRAY]),
-					info->extack);
-		if (err) {
-			NL_SET_BAD_ATTR(info->extack, tb[MRC_A_DEV_SPRAY]);
-			goto out;
-		}
+	/* All or nothing: a refused value leaves every tunable as it was. */
+	err = mrc_dev_configure(mdev, &cfg, info->extack, &bad);
+	if (err) {
+		if (bad)
+			NL_SET_BAD_ATTR(info->extack, tb[bad]);
+		goto out;
 	}
 	mrc_nl_notify_dev(mdev, MRC_CMD_DEV_CHANGE_NTF);
 out:
@@ -611,10 +756,9 @@ static int mrc_nl_rail_add_doit(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 	struct net *net = genl_info_net(info);
 	u32 admin = MRC_ADMIN_STATE_UP;
+	struct sk_buff *msg = NULL;
 	struct net_device *lower;
-	struct mrc_rail *rail;
 	struct mrc_dev *mdev;
-	struct sk_buff *msg;
 	int plane = -1;
 	int err;
 
@@ -625,9 +769,6 @@ static int mrc_nl_rail_add_doit(struct sk_buff *skb, struct genl_info *info)
 		plane = nla_get_u32(tb[MRC_A_RAIL_PLANE]);
 	if (tb[MRC_A_RAIL_ADMIN_STATE])
 		admin = nla_get_u32(tb[MRC_A_RAIL_ADMIN_STATE]);
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 
 	rtnl_lock();
 	mdev = mrc_dev_get_by_index(net, nla_get_u32(tb[MRC_A_RAIL_DEV_IFINDEX]),
@@ -648,16 +789,18 @@ static int mrc_nl_rail_add_doit(struct sk_buff *skb, struct genl_info *info)
 	err = mrc_rail_attach(mdev, lower, plane, admin, info->extack);
 	if (err)
 		goto out;
-	rail = mrc_rail_from_dev(lower);
-	err = mrc_nl_fill_rail(msg, rail, MRC_CMD_RAIL_ADD, info->snd_portid,
-			       info->snd_seq, 0);
+	/* Attached: a reply that cannot be built does not undo that. */
+	msg = mrc_nl_rail_msg(mrc_rail_from_dev(lower), MRC_CMD_RAIL_ADD,
+			      info->snd_portid, info->snd_seq, GFP_KERNEL);
+	if (IS_ERR(msg)) {
+		NL_SET_ERR_MSG_FMT(info->extack,
+				   "%s is attached, but the reply could not be built",
+				   lower->name);
+		err = PTR_ERR(msg);
+	}
 out:
 	rtnl_unlock();
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	return err ?: genlmsg_reply(msg, info);
 }
 
 static int mrc_nl_rail_del_doit(struct sk_buff *skb, struct genl_info *info)
@@ -720,24 +863,29 @@ static int mrc_nl_rail_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (mrc_nl_missing(info, MRC_A_RAIL_IFINDEX, "ifindex"))
 		return -EINVAL;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 	rtnl_lock();
 	rail = mrc_nl_get_rail(info);
-	if (IS_ERR(rail))
+	if (IS_ERR(rail)) {
 		err = PTR_ERR(rail);
-	else
-		err = mrc_nl_fill_rail(msg, rail, MRC_CMD_RAIL_GET, info->snd_portid,
-				       info->snd_seq, 0);
-	rtnl_unlock();
-	if (err) {
-		nlmsg_free(msg);
-		return err;
+	} else {
+		msg = mrc_nl_rail_msg(rail, MRC_CMD_RAIL_GET, info->snd_portid,
+				      info->snd_seq, GFP_KERNEL);
+		err = PTR_ERR_OR_ZERO(msg);
+		if (err)
+			NL_SET_ERR_MSG_FMT(info->extack, "the reply on rail %s could not be built",
+					   rail->dev->name);
 	}
-	return genlmsg_reply(msg, info);
+	rtnl_unlock();
+	return err ?: genlmsg_reply(msg, info);
 }
 
+/*
+ * Rails in device then plane order.  Resumes at cb->args[0], the rail's
+ * position; a rail whose queues did not fit in one message goes on in
+ * the next (mrc_nl_fill_rail()): cb->args[1] is then its continuation
+ * point and cb->args[2] its ifindex (if another rail took its position
+ * meanwhile, that one starts from the beginning).
+ */
 static int mrc_nl_rail_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb)
 {
@@ -764,10 +912,15 @@ static int mrc_nl_rail_get_dumpit(struct sk_buff *skb,
 
 			if (!rail || idx++ < start)
 				continue;
+			if (cb->args[2] != rail->dev->ifindex)
+				cb->args[1] = 0;
+			cb->args[2] = rail->dev->ifindex;
 			err = mrc_nl_fill_rail(skb, rail, MRC_CMD_RAIL_GET,
 					       NETLINK_CB(cb->skb).portid,
-					       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+					       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					       &cb->args[1]);
 			if (err) {
+				/* This rail again, where it stopped. */
 				idx--;
 				goto done;
 			}
@@ -775,6 +928,7 @@ static int mrc_nl_rail_get_dumpit(struct sk_buff *skb,
 	}
 done:
 	cb->args[0] = idx;
+	/* Full (or a continuation ended): the next part goes on. */
 	if (err && skb->len)
 		err = 0;
 out:
@@ -792,6 +946,10 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (mrc_nl_missing(info, MRC_A_CONN_ID, "id"))
 		return -EINVAL;
+	err = mrc_nl_id_lookup_allowed(skb, genl_info_net(info),
+				       info->attrs[MRC_A_CONN_ID], info->extack);
+	if (err)
+		return err;
 	ms = mrc_conn_lookup(genl_info_net(info),
 			     nla_get_u32(info->attrs[MRC_A_CONN_ID]));
 	if (!ms) {
@@ -802,7 +960,7 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	err = msg ? mrc_nl_fill_conn(msg, ms, MRC_CMD_CONN_GET,
-					    info->snd_portid, info->snd_seq, 0) :
+					    info->snd_portid, info->snd_seq, 0, true) :
 		    -ENOMEM;
 	sock_put(&ms->sk);
 	if (err) {
@@ -826,6 +984,7 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 	struct net *net = sock_net(skb->sk);
 	long didx = 0, cidx;
 	struct mrc_sock *ms;
+	bool ids = mrc_nl_dump_ids(skb, cb);
 	struct mrc_dev *mdev;
 	int n, i, err = 0;
 
@@ -861,7 +1020,8 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 					err = mrc_nl_fill_conn(skb, batch[i],
 							       MRC_CMD_CONN_GET,
 							       NETLINK_CB(cb->skb).portid,
-							       cb->nlh->nlmsg_seq, NLM_F_MULTI);
+							       cb->nlh->nlmsg_seq, NLM_F_MULTI,
+							       ids);
 				if (!err)
 					cb->args[1]++;
 				sock_put(&batch[i]->sk);
@@ -882,9 +1042,9 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 
 /* ---- path operations -------------------------------------------------------- */
 
-/* One path; conn lock held. */
+/* One path, with its connection's id if @ids; conn lock held. */
 static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
-			    u32 now, u32 portid, u32 seq)
+			    u32 now, u32 portid, u32 seq, bool ids)
 {
 	const struct mrc_ev *e = &ms->evs[i];
 	void *hdr;
@@ -893,7 +1053,7 @@ static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
 			  MRC_CMD_PATH_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_u32(skb, MRC_A_PATH_CONN_ID, ms->id) ||
+	if ((ids && nla_put_u32(skb, MRC_A_PATH_CONN_ID, ms->id)) ||
 	    nla_put_u32(skb, MRC_A_PATH_INDEX, i) ||
 	    nla_put_u32(skb, MRC_A_PATH_EV, e->ev) ||
 	    nla_put_u32(skb, MRC_A_PATH_PLANE, e->plane) ||
@@ -917,7 +1077,7 @@ static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
 
 /* Paths of @ms from index *@pos on; advances *@pos. */
 static int mrc_nl_fill_paths(struct sk_buff *skb, struct netlink_callback *cb,
-			     struct mrc_sock *ms, long *pos)
+			     struct mrc_sock *ms, long *pos, bool ids)
 {
 	u32 now = mrc_now_us();
 	int err = 0;
@@ -926,7 +1086,7 @@ static int mrc_nl_fill_paths(struct sk_buff *skb, struct netlink_callback *cb,
 	for (; *pos < ms->npaths; (*pos)++) {
 		err = mrc_nl_fill_path(skb, ms, *pos, now,
 				       NETLINK_CB(cb->skb).portid,
-				       cb->nlh->nlmsg_seq);
+				       cb->nlh->nlmsg_seq, ids);
 		if (err)
 			break;
 	}
@@ -946,17 +1106,21 @@ static int mrc_nl_path_get_dumpit(struct sk_buff *skb,
 	struct net *net = sock_net(skb->sk);
 	long didx = 0, cidx;
 	struct mrc_sock *ms;
+	bool ids = mrc_nl_dump_ids(skb, cb);
 	struct mrc_dev *mdev;
 	int err = 0;
 
 	if (filter) {
+		err = mrc_nl_id_lookup_allowed(cb->skb, net, filter, cb->extack);
+		if (err)
+			return err;
 		ms = mrc_conn_lookup(net, nla_get_u32(filter));
 		if (!ms) {
 			NL_SET_ERR_MSG_FMT(cb->extack, "no connection with id %08x",
 					   nla_get_u32(filter));
 			return -ENOENT;
 		}
-		err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2]);
+		err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2], true);
 		sock_put(&ms->sk);
 		goto out;
 	}
@@ -979,7 +1143,7 @@ static int mrc_nl_path_get_dumpit(struct sk_buff *skb,
 			spin_unlock_bh(&mdev->conns_lock);
 			if (!ms)
 				break;
-			err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2]);
+			err = mrc_nl_fill_paths(skb, cb, ms, &cb->args[2], ids);
 			sock_put(&ms->sk);
 			if (err)
 				break;
@@ -1048,6 +1212,9 @@ static int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
  * mrc_nl_notify_paths() - path-change-ntf: a connection's paths changed
  * @ms: the connection (not locked)
  *
+ * Sent on the "conns" group: it carries the connection ids, and only
+ * CAP_NET_ADMIN may join it.
+ *
  * Context: any but hard IRQ; allocates atomically.
  */
 void mrc_nl_notify_paths(struct mrc_sock *ms)
@@ -1055,16 +1222,16 @@ void mrc_nl_notify_paths(struct mrc_sock *ms)
 	struct net *net = sock_net(&ms->sk);
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
+	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_CONNS))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
 	if (!skb)
 		return;
-	if (mrc_nl_fill_conn(skb, ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, 0)) {
+	if (mrc_nl_fill_conn(skb, ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, 0, true)) {
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
+	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_CONNS,
 				GFP_ATOMIC);
 }
 

@@ -20,7 +20,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/netdevice.h>
+#include <linux/udp.h>
 #include <linux/rtnetlink.h>
 #include <net/addrconf.h>
 
@@ -156,6 +159,14 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 				   lower->name, upper->name);
 		return -EBUSY;
 	}
+	/* Two counters per queue in one per-CPU block (mrc_pcpu_stats). */
+	if (nq > MRC_RAIL_MAX_QUEUES) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "%s has %u RX + %u TX queues; mrc counts at most %zu per rail",
+				   lower->name, lower->num_rx_queues,
+				   lower->num_tx_queues, MRC_RAIL_MAX_QUEUES);
+		return -EINVAL;
+	}
 	if (mdev->nr_rails >= MRC_MAX_RAILS) {
 		NL_SET_ERR_MSG_FMT(extack, "%s already has %d rails, the maximum",
 				   mdev->dev->name, MRC_MAX_RAILS);
@@ -174,12 +185,12 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 
 	rail = kzalloc(sizeof(*rail), GFP_KERNEL);
 	if (!rail)
-		return -ENOMEM;
+		goto err_nomem;
 	rail->stats = __alloc_percpu(struct_size(rail->stats, queue, 2 * nq),
 				     __alignof__(struct mrc_pcpu_stats));
 	if (!rail->stats) {
 		kfree(rail);
-		return -ENOMEM;
+		goto err_nomem;
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(rail->stats, cpu)->syncp);
@@ -216,6 +227,10 @@ err_del:
 err_put:
 	kobject_put(&rail->kobj);
 	return err;
+
+err_nomem:
+	NL_SET_ERR_MSG_FMT(extack, "no memory for rail %s", lower->name);
+	return -ENOMEM;
 }
 
 /**
@@ -351,6 +366,81 @@ void mrc_rail_get_queue_stats(const struct mrc_rail *rail, bool tx, u32 q,
 	}
 }
 
+/* ---- MTU: what the connections need ------------------------------------ */
+
+/*
+ * Connections of @rail's device that may send DATA on @rail's plane
+ * (they announced a rail there) and whose full segments, with the IP,
+ * UDP and mrc headers of their family on it, do not fit in @mtu.
+ * @need: set to the smallest MTU they all fit in; @seg: to their largest
+ * segment.  seg_size is fixed at the handshake (it may only shrink, to
+ * the peer's limit), so a stale read errs on the safe side.
+ * Context: RTNL; takes conns_lock.
+ */
+static u32 mrc_rail_mtu_users(struct mrc_rail *rail, u32 mtu, u32 *need,
+			      u32 *seg)
+{
+	struct mrc_dev *mdev = rail->mdev;
+	u32 plane = READ_ONCE(rail->plane), n = 0;
+	struct mrc_sock *ms;
+
+	*need = 0;
+	*seg = 0;
+	spin_lock_bh(&mdev->conns_lock);
+	list_for_each_entry(ms, &mdev->conns, dev_node) {
+		u8 family = READ_ONCE(ms->lrail[plane].family);
+		u32 s = READ_ONCE(ms->seg_size), pkt;
+
+		if (!family || !s)
+			continue;
+		pkt = (family == AF_INET ? sizeof(struct iphdr) :
+					   sizeof(struct ipv6hdr)) +
+		      sizeof(struct udphdr) + MRC_DATA_HDR_LEN + s;
+		if (pkt <= mtu)
+			continue;
+		n++;
+		*need = max(*need, pkt);
+		*seg = max(*seg, s);
+	}
+	spin_unlock_bh(&mdev->conns_lock);
+	return n;
+}
+
+/*
+ * A rail's MTU went down under connections whose segments no longer fit:
+ * their DATA (DF set) would be dropped while small probes pass, and
+ * paths would flap for good (seg_size is fixed at the handshake).  So
+ * the change is refused.  NETDEV_PRECHANGEMTU cannot do it: it carries
+ * neither the new MTU nor an extack.  NETDEV_CHANGEMTU carries the old
+ * MTU, and when a notifier refuses it, dev_set_mtu_ext() puts the old
+ * MTU back, notifies again and fails with the error.  This notifier
+ * runs first (INT_MAX), so no one else acts on the refused MTU.  There is
+ * no extack on this path: the reason goes to the kernel log.
+ */
+static int mrc_mtu_event(struct notifier_block *nb, unsigned long event,
+			 void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	const struct netdev_notifier_info_ext *info = ptr;
+	struct mrc_rail *rail;
+	u32 need, seg, n;
+
+	if (event != NETDEV_CHANGEMTU || netif_is_mrc(dev))
+		return NOTIFY_DONE;
+	rail = mrc_rail_from_dev(dev);
+	/* Raising it is always fine, and so is the core's undoing. */
+	if (!rail || dev->mtu >= info->ext.mtu)
+		return NOTIFY_DONE;
+	n = mrc_rail_mtu_users(rail, dev->mtu, &need, &seg);
+	if (!n)
+		return NOTIFY_DONE;
+	rail->mtu_vetoed = true;
+	pr_warn_ratelimited("%s: %u connection%s use%s %u-byte segments on rail %s: MTU must stay >= %u\n",
+			    rail->mdev->dev->name, n, n == 1 ? "" : "s",
+			    n == 1 ? "s" : "", seg, dev->name, need);
+	return notifier_from_errno(-EBUSY);
+}
+
 /* ---- notifiers: the rail's netdevice changes --------------------------- */
 
 static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
@@ -379,6 +469,11 @@ static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 		mrc_rail_update_state(rail, true);
 		break;
 	case NETDEV_CHANGEMTU:
+		/* The old MTU back after mrc_mtu_event() refused: no change. */
+		if (rail->mtu_vetoed) {
+			rail->mtu_vetoed = false;
+			break;
+		}
 		/* Segments were sized for the old MTU: re-probe the plane. */
 		mrc_conns_rail_down(rail->mdev, rail->plane);
 		fallthrough;
@@ -435,6 +530,11 @@ static struct notifier_block mrc_netdev_nb = {
 	.notifier_call = mrc_netdev_event,
 };
 
+static struct notifier_block mrc_mtu_nb = {
+	.notifier_call = mrc_mtu_event,
+	.priority = INT_MAX,	/* before anyone acts on the new MTU */
+};
+
 static struct notifier_block mrc_inetaddr_nb = {
 	.notifier_call = mrc_inetaddr_event,
 };
@@ -448,9 +548,12 @@ int mrc_rail_init(void)
 {
 	int err;
 
-	err = register_netdevice_notifier(&mrc_netdev_nb);
+	err = register_netdevice_notifier(&mrc_mtu_nb);
 	if (err)
 		return err;
+	err = register_netdevice_notifier(&mrc_netdev_nb);
+	if (err)
+		goto err_mtu;
 	err = register_inetaddr_notifier(&mrc_inetaddr_nb);
 	if (err)
 		goto err_netdev;
@@ -467,6 +570,8 @@ err_inet:
 #endif
 err_netdev:
 	unregister_netdevice_notifier(&mrc_netdev_nb);
+err_mtu:
+	unregister_netdevice_notifier(&mrc_mtu_nb);
 	return err;
 }
 
@@ -482,6 +587,7 @@ void mrc_rail_exit(void)
 #endif
 	unregister_inetaddr_notifier(&mrc_inetaddr_nb);
 	unregister_netdevice_notifier(&mrc_netdev_nb);
+	unregister_netdevice_notifier(&mrc_mtu_nb);
 	/* Let pending mrc_rail_free_rcu() callbacks run before unload. */
 	rcu_barrier();
 }

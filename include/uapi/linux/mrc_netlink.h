@@ -310,5 +310,6 @@ enum {
 };
 
 #define MRC_MCGRP_EVENTS	"events"
+#define MRC_MCGRP_CONNS		"conns"
 
 #endif /* _UAPI_LINUX_MRC_NETLINK_H */

@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mrc_live.sh - configuration that live connections cannot survive is
+# refused, and nothing of a refused request is applied:
+#   - udp-port of a device with connections: they receive on the old port
+#     and their peers keep sending there.  EBUSY with the exact extack
+#     message, through mrcctl (dev-set) and sysfs; a valid max-msg-size in
+#     the same dev-set is not applied either (all or nothing);
+#   - a rail's MTU lowered below what the connections' segments need
+#     (seg_size is fixed at the handshake: their DATA would be dropped
+#     while small probes pass).  "ip link set mtu" fails with EBUSY, the
+#     reason (connections, segment size, rail, bound) is in the kernel
+#     log, the MTU is unchanged.  The bound comes from the segments, not
+#     from the current MTU: after a raise to 2000, 1600 is accepted, 1499
+#     is not.  IPv4 (20-byte header) and IPv6 (40) rails;
+#   - the connections keep working: each transfer completes, every byte
+#     verified at both ends;
+#   - once the connections are gone, both changes are accepted.
+# Before this, the udp-port change was accepted and wedged the connection
+# (no test caught it), and the MTU went down under it.
+
+. "$(dirname "$0")/lib.sh"
+
+mrc_load
+PORT=$(uapi_define MRC_UDP_PORT_DEFAULT)
+tmp=$(mktemp -d)
+trap '_ns_cleanup; kill -CONT $spid 2>/dev/null; kill $spid $rpid 2>/dev/null; rm -rf "$tmp"' EXIT
+# A held connection: MSGS messages of 8000 bytes (16 MB), more than the
+# receiver's credit (about 7 MB at the default max-msg-size) and the
+# sender's buffer can take, so the sender is still sending when it is
+# stopped, however late that happens; the receiver (5 ms per message)
+# drains what was sent, then the connection idles, established.
+MSGS=2000
+
+# hold TAG NA NB ADDR SVCPORT: a receiver in NB, a sender in NA, the sender
+# stopped (SIGSTOP) once connected, until "release".  Sets spid, rpid.
+hold() {
+	local tag=$1 na=$2 nb=$3 addr=$4 svc=$5 i
+
+	rm -f "$tmp/$tag.ready" "$tmp/$tag.conn"
+	ip netns exec "$nb" mrcat -l -p "$svc" -m $MSGS -s 8000 -d 5000 -t 300 \
+		-r "$tmp/$tag.ready" >"$tmp/$tag.recv" 2>&1 &
+	rpid=$!
+	for i in $(seq 200); do [ -e "$tmp/$tag.ready" ] && break; sleep 0.05; done
+	ip netns exec "$na" mrcat -c "$addr" -p "$svc" -m $MSGS -s 8000 -t 300 \
+		-r "$tmp/$tag.conn" >"$tmp/$tag.send" 2>&1 &
+	spid=$!
+	for i in $(seq 400); do [ -e "$tmp/$tag.conn" ] && break; sleep 0.05; done
+	kill -STOP $spid
+	for i in $(seq 100); do
+		[ "$(states "$nb")" = established ] && break
+		sleep 0.1
+	done
+}
+
+# held DESC NA NB: the held connection is still there, and its sender
+# still stopped (a test that ran after the transfer had ended proves
+# nothing).
+held() {
+	check_eq "$1" "established established T" \
+		"$(states "$2") $(states "$3") $(ps -o stat= -p "$spid" | cut -c1)"
+}
+
+# release TAG DESC: let the sender go on; the transfer must complete.
+release() {
+	local tag=$1 s r
+
+	kill -CONT $spid
+	wait $spid
+	wait $rpid
+	spid= rpid=
+	s=$(sed -n 's/.*\(msgs=[0-9]* bytes=[0-9]* hash=[0-9a-f]*\) errors=0.*/\1/p' "$tmp/$tag.send" | tail -1)
+	r=$(sed -n 's/.*\(msgs=[0-9]* bytes=[0-9]* hash=[0-9a-f]*\) errors=0.*/\1/p' "$tmp/$tag.recv" | tail -1)
+	if [ -n "$s" ] && [ "$s" = "$r" ] && [ "${s%% *}" = msgs=$MSGS ] &&
+	   [ "$(sed 's/.*bytes=\([0-9]*\).*/\1/' <<<"$s")" = $((MSGS * 8000)) ]; then
+		tap_ok "$2: $s identical at both ends"
+	else
+		tap_fail "$2" "sender:   $(cat "$tmp/$tag.send")" "receiver: $(cat "$tmp/$tag.recv")"
+	fi
+}
+
+states() {	# states NS: the states of the connections in NS
+	mrcctl -n "$1" -j conn show |
+		python3 -c 'import json,sys; print(" ".join(c["state"] for c in json.load(sys.stdin)))'
+}
+
+no_conns() {	# no_conns NS...: wait (10 s at most) until NS have no connection
+	local ns i left
+
+	for i in $(seq 100); do
+		left=
+		for ns in "$@"; do [ -n "$(states "$ns")" ] && left=1; done
+		[ -z "$left" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+mtu() {		# mtu NS DEV
+	ip netns exec "$1" cat "/sys/class/net/$2/mtu"
+}
+
+# set_mtu DESC NS DEV MTU WANT_RC WANT_OUT [DMESG]: ip link set mtu; its
+# exit status and output, and (DMESG) the kernel's explanation, exactly.
+set_mtu() {
+	local desc=$1 ns=$2 dev=$3 m=$4 want_rc=$5 want=$6 log=${7:-} out rc got
+
+	dmesg_mark
+	out=$(ip -n "$ns" link set dev "$dev" mtu "$m" 2>&1)
+	rc=$?
+	got=$(dmesg_since | sed -n 's/^\[[^]]*\] //; s/^mrc: //p')
+	if [ "$rc" = "$want_rc" ] && [ "$out" = "$want" ] && [ "$got" = "$log" ]; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "exit $rc (expected $want_rc)" "output: $out" \
+			"expected: $want" "kernel log: $got" "expected: $log" \
+			"connections in $ns: $(mrcctl -n "$ns" conn show | grep -v '^ ')"
+	fi
+}
+
+# ---- IPv4 rails ---------------------------------------------------------------------
+check "IPv4 pair lva/lvb, one rail" mrc_pair lva lvb 1
+hold v4 lva lvb 10.0.0.2 7400
+held "a connection lva -> lvb is established, its sender stopped" lva lvb
+
+# udp-port
+MRC_RC=1 check_output "udp-port under a live connection is refused with the count" \
+	"Error: mrc0 has 1 connection on udp-port $PORT: close it before changing the port." \
+	mrcctl -n lva dev set mrc0 udp-port 5000
+MRC_RC=1 check_output "dev-set of max-msg-size and udp-port: refused as a whole" \
+	"Error: mrc0 has 1 connection on udp-port $PORT: close it before changing the port." \
+	mrcctl -n lva dev set mrc0 max-msg-size 2097152 udp-port 5000
+check_match "nothing changed: udp-port $PORT, max-msg-size 1048576" \
+	"^mrc0: ifindex [0-9]+ udp-port $PORT max-msg-size 1048576 " \
+	"$(mrcctl -n lva dev show mrc0 | head -1)"
+check_output "sysfs udp_port write on the other end: EBUSY as well, unchanged" \
+	"write error: Device or resource busy
+$PORT" ip netns exec lvb bash -c \
+	"{ echo 5000 >/sys/class/net/mrc0/mrc/udp_port; } 2>&1 | sed 's/.*echo: //'; cat /sys/class/net/mrc0/mrc/udp_port"
+check_output "setting the same udp-port is no change, and allowed" "" \
+	mrcctl -n lva dev set mrc0 udp-port "$PORT"
+
+# MTU: the segments are 1500 - 20 - 8 - 36 = 1436 bytes
+check_eq "lva's connection uses 1436-byte segments" "1436" \
+	"$(mrcctl -n lva -j conn show | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["seg_size"])')"
+set_mtu "MTU 1280 under the connection: refused, reason in the kernel log" lva a0 1280 2 \
+	"RTNETLINK answers: Device or resource busy" \
+	"mrc0: 1 connection uses 1436-byte segments on rail a0: MTU must stay >= 1500"
+check_eq "a0's MTU is still 1500" 1500 "$(mtu lva a0)"
+set_mtu "the peer's rail alike (the accepted connection)" lvb b0 1499 2 \
+	"RTNETLINK answers: Device or resource busy" \
+	"mrc0: 1 connection uses 1436-byte segments on rail b0: MTU must stay >= 1500"
+check_eq "b0's MTU is still 1500" 1500 "$(mtu lvb b0)"
+set_mtu "raising the MTU is allowed (2000)" lva a0 2000 0 ""
+set_mtu "lowering to 1600, still above what the segments need, is allowed" lva a0 1600 0 ""
+set_mtu "lowering to 1499 is refused: the bound is the segments', not the old MTU" \
+	lva a0 1499 2 "RTNETLINK answers: Device or resource busy" \
+	"mrc0: 1 connection uses 1436-byte segments on rail a0: MTU must stay >= 1500"
+set_mtu "exactly 1500 is allowed" lva a0 1500 0 ""
+check_eq "MTUs now: a0 1500, b0 1500" "1500 1500" "$(mtu lva a0) $(mtu lvb b0)"
+held "IPv4: all of this happened under the held connection" lva lvb
+release v4 "IPv4: the connection kept working"
+
+check "IPv4: the connections end" no_conns lva lvb
+check_output "no connection: udp-port changes on both ends" "" \
+	sh -c "mrcctl -n lva dev set mrc0 udp-port 5000 && mrcctl -n lvb dev set mrc0 udp-port 5000"
+set_mtu "no connection: MTU 1280 is accepted" lva a0 1280 0 ""
+hold v4b lva lvb 10.0.0.2 7401
+check_eq "a new connection on the new port and MTU: 1216-byte segments" "1216" \
+	"$(mrcctl -n lva -j conn show | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["seg_size"])')"
+release v4b "IPv4, udp-port 5000, MTU 1280: a transfer"
+
+# ---- IPv6 rails: 40-byte IP header ---------------------------------------------------
+check "IPv6 pair lsa/lsb, one rail" mrc_pair lsa lsb 1 6
+hold v6 lsa lsb fd00:0::2 7402
+check_eq "IPv6: 1416-byte segments" "1416" \
+	"$(mrcctl -n lsa -j conn show | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["seg_size"])')"
+set_mtu "IPv6: MTU 1499 refused, the bound counts the IPv6 header" lsa a0 1499 2 \
+	"RTNETLINK answers: Device or resource busy" \
+	"mrc0: 1 connection uses 1416-byte segments on rail a0: MTU must stay >= 1500"
+check_eq "IPv6: a0's MTU is still 1500" 1500 "$(mtu lsa a0)"
+held "IPv6: under the held connection" lsa lsb
+release v6 "IPv6: the connection kept working"
+
+rm -rf "$tmp"
+tap_end
