@@ -38,6 +38,11 @@
 #include "mrc_test.h"
 
 #define CHURN_PORT	5100
+/* B's device again, on its rails (they stay in B when it goes). */
+#define MRCB_AGAIN	"ip -batch - <<'EOF'\nlink add mrcB type mrc\n" \
+			"link set dev b0 master mrcB\nlink set dev b1 master mrcB\n" \
+			"link set dev mrcB up\nEOF"
+
 #define RACE_MAX_MSG	8192
 
 static int conn_count(int ns, int home)
@@ -574,6 +579,109 @@ TEST_F_TIMEOUT(churn, connect_cycles, 1200)
 	ASSERT_EQ(n, ok);
 	/* Only connections in TIME_WAIT may linger (0.4 s each), never all. */
 	EXPECT_LT(max_conns, 2000) TH_LOG("connections pile up");
+	expect_all_gone(_metadata, &self->lfd, self->nsa, self->nsb,
+			self->refcnt0, self->slab0, 20000);
+}
+
+/* ---- a parent going away while REQs arrive ------------------------------------- */
+
+/*
+ * Fork a process in the current namespace (A) that opens @n non-blocking
+ * connections to @ip:@port as fast as it can and holds them until it is
+ * killed, so handshakes run while the test tears the other end down.
+ */
+static pid_t fork_connects(const char *ip, int port, int n)
+{
+	pid_t pid = fork();
+	int i;
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	for (i = 0; i < n; i++) {
+		struct sockaddr_mrc a = mrc_addr(ip, port);
+		int fd = socket(mrc_family(), SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+
+		if (fd >= 0)
+			connect(fd, (struct sockaddr *)&a, sizeof(a));
+	}
+	pause();
+	_exit(0);
+}
+
+static void kill_wait(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	wait_child(pid);
+}
+
+/*
+ * C1: a listener closed while REQs for it are being handled.  A REQ that
+ * found the listener before close() must not attach its child to the
+ * closed one (the child, the listener, the namespace and a module
+ * reference would leak): every object is gone afterwards.
+ */
+TEST_F_TIMEOUT(churn, listener_close_vs_req, 300)
+{
+	int iters = env_int("MRC_CHURN_RACES", debug_kernel() ? 30 : 150) / 2;
+	unsigned int seed = 777;
+	long long t0 = now_ms();
+	int i, lfd, accepted = 0;
+	pid_t pid;
+
+	TH_LOG("%d listeners closed under 40 connects each", iters);
+	for (i = 0; i < iters; i++) {
+		lfd = listener_in(self->nsb, self->nsa, CHURN_PORT + 1, 64);
+		ASSERT_GE(lfd, 0) TH_LOG("iteration %d: %s", i, strerror(-lfd));
+		pid = fork_connects(i & 1 ? "10.1.0.2" : "10.0.0.2", CHURN_PORT + 1, 40);
+		ASSERT_GT(pid, 0);
+		usleep(rand_r(&seed) % 20000);
+		/* Accept a few: a queue with both accepted and waiting children. */
+		if (i & 2) {
+			int s = neg_errno(accept4(lfd, NULL, NULL, SOCK_NONBLOCK));
+
+			if (s >= 0) {
+				accepted++;
+				close(s);
+			}
+		}
+		close(lfd);
+		usleep(rand_r(&seed) % 5000);
+		kill_wait(pid);
+	}
+	TH_LOG("%d iterations in %lld ms, %d accepted", iters, now_ms() - t0, accepted);
+	/* Half-open children of a REQ that came after close() get a RESET. */
+	expect_all_gone(_metadata, &self->lfd, self->nsa, self->nsb,
+			self->refcnt0, self->slab0, 20000);
+}
+
+/*
+ * C2: the server's device deleted while REQs arrive.  A child the REQ
+ * creates must not attach to the dying device (its unregister would wait
+ * for it: "unregister_netdevice: waiting for", which fails the run too):
+ * each deletion is quick, and every object is gone afterwards.
+ */
+TEST_F_TIMEOUT(churn, device_delete_vs_req, 300)
+{
+	int iters = debug_kernel() ? 8 : 30;
+	long long t0, dt, worst = 0;
+	int i;
+	pid_t pid;
+
+	for (i = 0; i < iters; i++) {
+		pid = fork_connects(i & 1 ? "10.1.0.2" : "10.0.0.2", CHURN_PORT, 40);
+		ASSERT_GT(pid, 0);
+		usleep((i % 5) * 3000);
+		t0 = now_ms();
+		ASSERT_EQ(0, run_in(self->nsb, self->nsa, "ip link del dev mrcB"));
+		dt = now_ms() - t0;
+		worst = dt > worst ? dt : worst;
+		kill_wait(pid);
+		ASSERT_EQ(0, run_in(self->nsb, self->nsa, "%s", MRCB_AGAIN));
+	}
+	TH_LOG("%d deletions under connects: the slowest took %lld ms", iters, worst);
+	EXPECT_LT(worst, debug_kernel() ? 8000 : 2000)
+		TH_LOG("a deletion waited for a connection to go");
 	expect_all_gone(_metadata, &self->lfd, self->nsa, self->nsb,
 			self->refcnt0, self->slab0, 20000);
 }

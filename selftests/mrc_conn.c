@@ -756,6 +756,127 @@ TEST_F_TIMEOUT(conn, device_gone_resets_peer, 60)
 	close(s);
 }
 
+/* Packets UDP to mrc's port that left @dev so far (a tc counter on it). */
+static long mrc_tx_count(int ns, int home, const char *dev)
+{
+	char cmd[256], line[512];
+	long n = -1, bytes, pkts;
+	FILE *f;
+
+	if (setns(ns, CLONE_NEWNET))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "tc -s filter show dev %s egress", dev);
+	f = popen(cmd, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, " Sent %ld bytes %ld pkt", &bytes, &pkts) == 2)
+				n = pkts;
+		pclose(f);
+	}
+	if (setns(home, CLONE_NEWNET))
+		return -1;
+	return n;
+}
+
+#define MRC_COUNTER "tc qdisc add dev %s clsact && tc filter add dev %s egress " \
+		    "protocol ip u32 match ip protocol 17 0xff match ip dport 4796 0xffff " \
+		    "action pass"
+
+/*
+ * C5: a plane's rail replaced by another netdevice under a live
+ * connection.  The route cached for the old rail must not be used again
+ * (it was, until something made that route obsolete): after the swap not
+ * one mrc packet leaves through the old device, and the new one carries
+ * the plane's packets.  B's plane 1 becomes a bridge (b1 and b3), so
+ * that A's a1 and a3 both reach it.
+ */
+TEST_F_TIMEOUT(conn, rail_replaced_route_cache, 60)
+{
+	static const char * const bridge[] = {
+		"ip link set dev b1 nomaster", "ip addr flush dev b1",
+		"ip link add br1 type bridge", "ip link set dev b1 master br1",
+		"ip link set dev b3 master br1", "ip link set dev b3 up",
+		"ip addr add 10.1.0.2/24 dev br1", "ip link set dev br1 up",
+		"ip link set dev br1 master mrcB",
+	};
+	static const size_t sizes[] = { 20000, 20000, 20000, 20000 };
+	long a1, a3;
+	int c, s, k, got = 0;
+
+	ASSERT_EQ(0, run_in(self->nsb, self->nsa,
+			    "ip link add b3 type veth peer name a3 netns /proc/%d/fd/%d",
+			    getpid(), self->nsa));
+	for (k = 0; k < ARRAY_SIZE(bridge); k++)
+		ASSERT_EQ(0, run_in(self->nsb, self->nsa, "%s", bridge[k]));
+	ASSERT_EQ(0, run("ip addr add 10.1.0.3/24 dev a3 && ip link set dev a3 up"));
+	ASSERT_EQ(0, run(MRC_COUNTER " && " MRC_COUNTER, "a1", "a1", "a3", "a3"));
+	ASSERT_EQ(0, wait_links_up(4));
+	connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+	/* Both planes carry traffic: plane 1's route (via a1) is cached. */
+	ASSERT_EQ(0, wait_child(fork_sender(c, sizes, 4, 1)));
+	k = recv_all(s, sizes, 4, 1, &got);
+	ASSERT_EQ(-1, k) TH_LOG("message %d: %d", k, got);
+	ASSERT_GT(mrc_tx_count(self->nsa, self->nsa, "a1"), 0);
+
+	/* a3 takes a1's place as plane 1's rail; a1 keeps its address. */
+	ASSERT_EQ(0, run("ip link set dev a1 nomaster && ip link set dev a3 master mrcA"));
+	a1 = mrc_tx_count(self->nsa, self->nsa, "a1");
+	a3 = mrc_tx_count(self->nsa, self->nsa, "a3");
+	for (k = 0; k < 10; k++) {
+		ASSERT_EQ(0, wait_child(fork_sender(c, sizes, 4, 10 + k)));
+		ASSERT_EQ(-1, recv_all(s, sizes, 4, 10 + k, &got)) TH_LOG("round %d", k);
+	}
+	usleep(300000);		/* path probes on plane 1 */
+	a1 = mrc_tx_count(self->nsa, self->nsa, "a1") - a1;
+	a3 = mrc_tx_count(self->nsa, self->nsa, "a3") - a3;
+	TH_LOG("after the swap: %ld packets via a1 (no rail), %ld via a3 (plane 1)", a1, a3);
+	EXPECT_EQ(0, a1);
+	EXPECT_GT(a3, 0);
+	close(c);
+	close(s);
+}
+
+/*
+ * max-msg-size changed under a live connection: the connection keeps the
+ * size both ends announced (the server once dropped every segment of a
+ * message above the new size as msg-too-big, and the sender retried it
+ * forever); new connections get the new size.
+ */
+TEST_F_TIMEOUT(conn, max_msg_size_change_live, 60)
+{
+	static const size_t big[] = { 100000 };
+	unsigned char *buf = malloc(big[0] + 1);
+	int c, s, c2, s2, r;
+
+	ASSERT_NE(NULL, buf);
+	connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+	ASSERT_EQ(0, run_in(self->nsb, self->nsa,
+			    "%s/tools/mrcctl/mrcctl dev set mrcB max-msg-size 4096",
+			    getenv("MRC_TOP") ?: ".."));
+	ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 10000));
+	ASSERT_EQ(0, wait_child(fork_sender(c, big, 1, 5)));
+	r = do_recv(s, buf, big[0] + 1, 0, NULL);
+	EXPECT_EQ((int)big[0], r) TH_LOG("the live connection keeps its size");
+	EXPECT_EQ(-1, check_msg(buf, big[0], 5));
+	ASSERT_EQ(0, wait_child(fork_sender(s, big, 1, 6)));
+	EXPECT_EQ((int)big[0], do_recv(c, buf, big[0] + 1, 0, NULL));
+	EXPECT_EQ(-1, check_msg(buf, big[0], 6));
+
+	/* A new connection: the server announces 4096. */
+	connect_pair(_metadata, self->lfd, "10.1.0.2", &c2, &s2);
+	EXPECT_EQ(-EMSGSIZE, do_send(c2, buf, 4097, 0));
+	EXPECT_EQ(4096, do_send(c2, buf, 4096, 0));
+	EXPECT_EQ(4096, do_recv(s2, buf, 8192, 0, NULL));
+	ASSERT_EQ(0, run_in(self->nsb, self->nsa,
+			    "%s/tools/mrcctl/mrcctl dev set mrcB max-msg-size 1048576",
+			    getenv("MRC_TOP") ?: ".."));
+	free(buf);
+	close(c);
+	close(s);
+	close(c2);
+	close(s2);
+}
+
 TEST_F_TIMEOUT(conn, dead_peer, 60)
 {
 	unsigned char buf[256];
