@@ -26,6 +26,8 @@
 #    half-open child) completes the handshake at both ends.  A third
 #    client hears the RESET of its half-open child, aborted as B's device
 #    is deleted: that RESET echoes the isn, and connect() is refused.
+# 4. A REQ forged from a subnet broadcast address (review S8) is dropped as
+#    bad-source and never answered (an answer would be a broadcast).
 #
 #   attacker 10.99.0.2 --x0--xa--+
 #                                A (forwards) 10.P.0.1 aP ==== bP 10.P.0.2 B
@@ -259,6 +261,23 @@ check_eq "S7: the victim received an ACCEPT and $ACCEPT_RETRIES retransmissions 
 	"$((4 * N))" "$vp"
 check "S7: bytes toward the forged source <= 4 x bytes of the REQs ($vb <= 4 x $rq: ratio $ratio)" \
 	test "$rq" -gt 0 -a "$vb" -le $((4 * rq))
+
+# ---- S8: a REQ forged from a subnet's broadcast address ------------------------
+# B's rail subnet is 10.0.0.0/24; the attacker sends from 10.0.0.255, which
+# A forwards and B (no reverse-path filter) accepts: an answer would go out
+# as a broadcast.  It is dropped as bad-source; nothing leaves b0 to it.
+nsh B 'for f in all default b0; do echo 0 >/proc/sys/net/ipv4/conf/$f/rp_filter; done; tc filter add dev b0 egress protocol ip prio 2 flower dst_ip 10.0.0.255 action pass'
+ip -n $NX addr add 10.0.0.255/32 dev lo
+rd B /sys/class/net/mrc0/mrc_drops/bad-source
+bs0=$OUT
+inject X "-d 10.0.0.2 -s 10.0.0.255 -k req-flood -D $S7PORT -A 0:10.0.0.255 -n 5"
+nap 1
+rd B /sys/class/net/mrc0/mrc_drops/bad-source
+bs=$((OUT - bs0))
+tc_count B b0 egress
+check_eq "S8: 5 REQs from the broadcast address 10.0.0.255 -> drop 'bad-source' +5 on B, nothing sent to it" \
+	"5 5 0" "$SENT $bs ${OUT#* }"
+ip -n $NX addr del 10.0.0.255/32 dev lo
 
 # ---- 2. a short (unpadded) REQ: dropped as length, never answered ------------
 tc_count X x0 ingress

@@ -516,7 +516,8 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	struct mrc_wire_reset *r;
 	struct sk_buff *skb;
 
-	if (!__ratelimit(&mdev->reset_rl))
+	if (!__ratelimit(&mdev->reset_rl) ||
+	    !mrc_udp_unicast_source(dev_net(mdev->dev), rail->dev, saddr))
 		return;
 	if (!mrc_rail_addr(rail->dev, mrc_addr_family(saddr), &laddr))
 		return;

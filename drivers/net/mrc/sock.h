@@ -528,6 +528,8 @@ struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
 void mrc_udp_port_put(struct net *net, struct mrc_udp_port *up);
 void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 		    enum mrc_drop_reason reason);
+bool mrc_udp_unicast_source(struct net *net, const struct net_device *dev,
+			    const struct in6_addr *saddr);
 
 /* af_mrc.c */
 struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,

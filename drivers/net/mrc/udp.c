@@ -125,6 +125,30 @@ static bool mrc_udp_req_answer(const struct mrc_sock *ms,
 	}
 }
 
+/**
+ * mrc_udp_unicast_source() - may a packet from @saddr be answered?
+ * @net: the namespace
+ * @dev: the rail it came in on
+ * @saddr: its source
+ *
+ * One host's unicast address: a FIB lookup for IPv4 (a subnet's broadcast
+ * address is only known there).  Only REQs and replies to packets of no
+ * connection pay for it.  Context: RCU.
+ *
+ * Return: true if so.
+ */
+bool mrc_udp_unicast_source(struct net *net, const struct net_device *dev,
+			    const struct in6_addr *saddr)
+{
+	int type;
+
+	if (ipv6_addr_v4mapped(saddr))
+		return inet_addr_type_dev_table(net, dev, saddr->s6_addr32[3]) ==
+		       RTN_UNICAST;
+	type = ipv6_addr_type(saddr);
+	return (type & IPV6_ADDR_UNICAST) && !(type & IPV6_ADDR_LOOPBACK);
+}
+
 /* Largest header (REQ with every rail) we make linear before parsing. */
 #define MRC_HDR_MAX	MRC_REQ_LEN(MRC_WIRE_MAX_RAILS)
 
@@ -181,21 +205,17 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	__skb_pull(skb, sizeof(struct udphdr));
 
 	/*
-	 * Replies go to the source: never to an address that is no single
-	 * host's (a subnet's broadcast is refused at the route, xmit.c).
+	 * A REQ is answered at its source, and so may be a packet of no
+	 * connection: that must be one host's unicast address (a REQ forged
+	 * from a subnet's broadcast address would make us broadcast).  An
+	 * established connection only hears its proven peer (below).
 	 */
-	if (ipv6_addr_any(&saddr) || ipv6_addr_is_multicast(&saddr) ||
-	    ipv6_addr_loopback(&saddr) ||
-	    (ipv6_addr_v4mapped(&saddr) &&
-	     (ipv4_is_multicast(saddr.s6_addr32[3]) ||
-	      ipv4_is_lbcast(saddr.s6_addr32[3]) ||
-	      ipv4_is_zeronet(saddr.s6_addr32[3]) ||
-	      ipv4_is_loopback(saddr.s6_addr32[3])))) {
+	if (pkt->type == MRC_PKT_REQ &&
+	    !mrc_udp_unicast_source(net, skb->dev, &saddr)) {
 		kfree(pkt);
 		reason = MRC_DROP_BAD_SOURCE;
 		goto drop;
 	}
-
 	if (pkt->type == MRC_PKT_REQ) {
 		mrc_handshake_rcv(mdev, rail, plane, skb, pkt, &saddr, &daddr);
 		kfree(pkt);
