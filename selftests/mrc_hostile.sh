@@ -403,7 +403,7 @@ snap
 kind "window (peer): DATA 2^30 PSNs beyond the cumulative PSN learned from B's ACKs" \
 	out-of-window A - "-d 10.0.0.2 -s 10.0.0.1 -k window -L -v -c $BID -C $AID -n $N"
 [[ $INJ_OUT =~ learned\ ([^$'\n']*) ]] && tap_diag "window: B's receive window at the first packet: ${BASH_REMATCH[1]}"
-kind "huge (peer): DATA of a 4 GiB message at an unsent PSN in the window" msg-too-big A - \
+kind "huge (peer): DATA of a 4 GiB message at the last PSN of the credit" msg-too-big A - \
 	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -c $BID -C $AID -n $N"
 kind "huge (peer): DATA at offset 1 of a 1000-byte message (not segment-aligned)" bad-data A - \
 	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -M 1000 -O 1 -z 10 -c $BID -C $AID -n $N"
@@ -470,14 +470,14 @@ check_match "control: one RESET with both ids from the peer's rail resets that c
 snap
 keep
 atk0=${S[atk/noports]}
-# To a listener with backlog 16: 16 half-open at most, the rest dropped
-# as backlog.
+# To a listener with backlog 16: 17 half-open at most (as TCP, listen(fd,
+# N) takes N + 1), the rest dropped as backlog.
 inject X "-d 10.0.0.2 -k req-flood -D $SMALLPORT -n $((N / 2 + 16))"
-settle backlog $((SENT - 16))
+settle backlog $((SENT - 17))
 conns B
 ho=$(count_conns req-rcvd $SMALLPORT)
 check_eq "req-flood (port $SMALLPORT, backlog 16): $SENT REQs -> $ho half-open, drop 'backlog' +$(d mrc0/mrc_drops/backlog)" \
-	"16 $((SENT - 16))" "$ho $(d mrc0/mrc_drops/backlog)"
+	"17 $((SENT - 17))" "$ho $(d mrc0/mrc_drops/backlog)"
 created=$((SENT - $(d mrc0/mrc_drops/backlog)))	# connections answering the attacker
 # Reflection: REQs from the attacker naming the victim's address as their
 # rail: the ACCEPTs go to the victim.

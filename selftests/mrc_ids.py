@@ -29,6 +29,15 @@ import sys
 TOP = os.environ.get('MRC_TOP') or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def wire_version():
+    # The version the module speaks: core/wire.h is authoritative.
+    with open(os.path.join(TOP, 'drivers/net/mrc/core/wire.h')) as f:
+        for line in f:
+            if line.startswith('#define MRC_WIRE_VERSION'):
+                return int(line.split()[2])
+    raise SystemExit('MRC_WIRE_VERSION not found in core/wire.h')
+
+
 def forge(src, dst, port):
     out = subprocess.run([TOP + '/tools/mrcctl/mrcctl', '-j', 'conn', 'show'],
                          capture_output=True, text=True, check=True).stdout
@@ -43,9 +52,10 @@ def forge(src, dst, port):
     else:
         ours, theirs, how = 1, 1, 'guessed'
     print('ids %08x %08x (%s)' % (ours, theirs, how))
-    # version 1, type 3 (RESET), flags 0, dst_conn (the receiver's id),
-    # src_conn (the sender's), reason 1 (abort): 16 bytes
-    pkt = struct.pack('!BBHIII', 1, 3, 0, theirs, ours, 1)
+    # wire version 2 (core/wire.h MRC_WIRE_VERSION), type 3 (RESET),
+    # flags 0, dst_conn (the receiver's id), src_conn (the sender's),
+    # reason 1 (abort): 16 bytes
+    pkt = struct.pack('!BBHIII', wire_version(), 3, 0, theirs, ours, 1)
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.bind((src, 0xC000 | 7))
     print('sent %d bytes' % s.sendto(pkt, (dst, port)))

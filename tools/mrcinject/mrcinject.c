@@ -28,8 +28,8 @@
  *   no-conn      valid DATA to a random connection id     no-conn
  *   window       DATA far beyond the receive window (-L)  out-of-window
  *   bad-ack      ACK of PSNs that were never sent         bad-ack
- *   huge         DATA of a 4 GiB message at a PSN inside  msg-too-big
- *                the window but beyond the credit (-L);
+ *   huge         DATA of a 4 GiB message at the last PSN  msg-too-big
+ *                of the credit (-L), not sent yet;
  *                with -M/-O: an inconsistent segment      bad-data
  *   reset-other  RESET with guessed ids (or -c/-C)        no-conn or
  *                                                         bad-source
@@ -788,18 +788,17 @@ static size_t build(u8 *buf, unsigned long long i)
 		return build_plain_data(buf, dconn(), sconn(), x);
 	case K_HUGE:
 		/*
-		 * Inside the window but beyond the credit: a PSN not yet sent,
-		 * so the segment is checked against its message.
+		 * The last PSN of the credit: inside it (beyond it, the
+		 * receiver drops anything as out-of-window) and, unless the
+		 * sender is stalled on the credit, not yet sent, so the
+		 * segment is checked against its message.
 		 */
 		if (o.learn) {
 			learn(&l);
 			if (o.verbose && !i)
 				fprintf(stderr, "mrcinject: learned cum=%u high=%u rwnd=%u\n",
 					l.cum, l.high, l.rwnd);
-			if (l.rwnd - l.cum >= WIN_PKTS - 1)
-				fprintf(stderr, "mrcinject: %s: PSN %u may be in flight\n",
-					"credit reaches the window's end", l.cum + WIN_PKTS - 1);
-			x = l.cum + WIN_PKTS - 1;
+			x = l.rwnd - 1;
 		} else {
 			x = o.have_psn ? o.psn : (u32)rnd();
 		}
