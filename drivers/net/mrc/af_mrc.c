@@ -322,7 +322,8 @@ static int mrc_autobind(struct mrc_sock *ms)
  * Bindings never change while a socket is in the table, and sockets are
  * freed after a grace period (SOCK_RCU_FREE).
  *
- * Context: softirq, RCU.  Return: the listener, referenced, or NULL.
+ * Context: softirq, RCU.
+ * Return: the listener, referenced, or NULL.
  */
 struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 				     u16 port, const struct in6_addr *daddr)
@@ -419,6 +420,7 @@ void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq)
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_input_commit(ms);	/* the credit of our ACCEPT */
 	mrc_path_start(ms);
 	if (ms->mdev)
 		atomic_dec(&ms->mdev->half_open);
@@ -487,7 +489,8 @@ static void mrc_sock_setup(struct mrc_sock *ms)
  * mrc_child_alloc() - a socket for a connection coming in to @lis
  * @lis: the listener
  *
- * Context: softirq.  Return: the child (one reference, ours), or NULL.
+ * Context: softirq.
+ * Return: the child (one reference, ours), or NULL.
  */
 struct mrc_sock *mrc_child_alloc(struct mrc_sock *lis)
 {
@@ -837,6 +840,8 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	if (err)
 		goto out;
 	err = sock_error(sk);
+	if (err == -EPIPE)
+		goto pipe;	/* the peer reset after its CLOSE: as TCP */
 	if (err)
 		goto out;
 	if (ms->close_queued || (sk->sk_shutdown & SEND_SHUTDOWN)) {
@@ -870,6 +875,8 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			 READ_ONCE(sk->sk_err) ||
 			 READ_ONCE(ms->state) != MRC_ST_ESTABLISHED);
 		err = sock_error(sk);
+		if (err == -EPIPE)
+			goto pipe;
 		if (err)
 			goto out;
 		if (READ_ONCE(ms->state) != MRC_ST_ESTABLISHED) {
@@ -1096,12 +1103,16 @@ static int mrc_shutdown(struct socket *sock, int how)
 	}
 	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
 	if (how & SEND_SHUTDOWN) {
+		struct sk_buff *skb = mrc_output_alloc_close(GFP_KERNEL);
+
 		mrc_conn_lock(ms, &xq);
 		if (ms->state == MRC_ST_ESTABLISHED) {
-			err = mrc_output_queue_close(ms);
+			err = mrc_output_queue_close(ms, skb);
+			skb = NULL;
 			mrc_output_push(ms, &xq);
 		}
 		mrc_conn_unlock(ms, &xq);
+		kfree_skb(skb);
 	}
 	sk->sk_state_change(sk);
 out:
@@ -1205,6 +1216,7 @@ static bool mrc_close_done(struct mrc_sock *ms)
 static int mrc_release(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
+	struct sk_buff *close_skb;
 	struct mrc_sock *ms;
 	struct sk_buff_head xq;
 	bool linger = false;
@@ -1227,6 +1239,7 @@ static int mrc_release(struct socket *sock)
 	 * it).  The flag is set under the conn lock together with the check
 	 * for unread messages, so no message slips in between.
 	 */
+	close_skb = mrc_output_alloc_close(GFP_KERNEL);
 	mrc_conn_lock(ms, &xq);
 	sock_set_flag(sk, SOCK_DEAD);
 	switch (ms->state) {
@@ -1239,12 +1252,17 @@ static int mrc_release(struct socket *sock)
 			mrc_conn_abort(ms, 0, true, &xq);
 			break;
 		}
-		mrc_output_queue_close(ms);
+		if (mrc_output_queue_close(ms, close_skb)) {
+			/* Without a CLOSE the peer would wait for nothing. */
+			mrc_conn_abort(ms, 0, true, &xq);
+		}
+		close_skb = NULL;
 		mrc_output_push(ms, &xq);
 		linger = sock_flag(sk, SOCK_LINGER);
 		break;
 	}
 	mrc_conn_unlock(ms, &xq);
+	kfree_skb(close_skb);
 
 	if (linger) {
 		timeo = sk->sk_lingertime;

@@ -12,11 +12,20 @@
  * answered by a PROBE_ACK from that address with the same value.  Until
  * then the plane is closed to data, ACKs, path probes and RESETs.
  *
- * What an unproven address can receive from us is bounded: at most
- * MRC_CHALLENGES challenges (spaced by doubling intervals, a few seconds
- * in all), and at most MRC_CHALLENGES answers to the peer's own
- * challenges.  A plane whose rail never answers stays unused by the
- * connection.
+ * Who sends what to an address not proven yet:
+ *  - the server (the end that got the REQ) challenges a rail only after a
+ *    packet of the connection came from it (the client's own challenge,
+ *    typically), and answers each challenge from it: one packet of the
+ *    same size per packet received, so a hostile client cannot aim the
+ *    server at a third party any more than with a plain spoofed packet;
+ *  - the client (the end that connect()ed) challenges each such rail of
+ *    the server once at once, and then every MRC_CHALLENGE_IDLE_US (30 s)
+ *    while nothing comes from it; faster (doubling from the probe
+ *    timeout) while the rail speaks.  A server it chose to connect to can
+ *    make it send one 52-byte packet per plane per 30 s, no more.
+ *  - each challenge goes on the next EV of its plane (a black-holed path
+ *    does not keep a plane closed), and none while our own rail there is
+ *    down.
  *
  * Everything here runs under the conn lock.
  */
@@ -27,12 +36,15 @@
 
 #include "sock.h"
 
+/* A client's unsolicited challenge of a silent rail, at most this often. */
+#define MRC_CHALLENGE_IDLE_US	(30 * USEC_PER_SEC)
+
 /**
  * mrc_challenge_init() - which of the peer's rails the handshake proved
  * @ms: the connection, its paths just set up (conn lock, or not visible)
  *
  * The peer's rails at the address the handshake exchanged ids with are
- * proven; every other plane gets a challenge, due now.
+ * proven; every other plane gets a challenge value.
  */
 void mrc_challenge_init(struct mrc_sock *ms)
 {
@@ -53,15 +65,22 @@ void mrc_challenge_init(struct mrc_sock *ms)
 	}
 }
 
-/* The first path (EV) of @plane: challenges travel like its data. */
-static int mrc_challenge_path(const struct mrc_sock *ms, u8 plane)
+/* The @k-th path (EV) of @plane, round robin: challenges travel like data. */
+static int mrc_challenge_path(const struct mrc_sock *ms, u8 plane, u32 k)
 {
-	u32 i;
+	u32 i, n = 0, first = -1;
 
-	for (i = 0; i < ms->npaths; i++)
-		if (ms->evs[i].plane == plane)
+	for (i = 0; i < ms->npaths; i++) {
+		if (ms->evs[i].plane != plane)
+			continue;
+		if (first == -1)
+			first = i;
+		if (n++ == k)
 			return i;
-	return -1;
+	}
+	if (first == -1)
+		return -1;
+	return mrc_challenge_path(ms, plane, k % n);
 }
 
 static void mrc_challenge_fill(struct mrc_wire_probe *p, u64 value, u16 ev)
@@ -73,12 +92,31 @@ static void mrc_challenge_fill(struct mrc_wire_probe *p, u64 value, u16 ev)
 }
 
 /**
+ * mrc_challenge_heard() - a packet of the connection came from the peer's
+ *	rail on @plane
+ * @ms: the connection (conn lock), ESTABLISHED
+ * @plane: the plane
+ *
+ * If that rail is not proven yet, it may now be challenged (again).
+ */
+void mrc_challenge_heard(struct mrc_sock *ms, u8 plane)
+{
+	lockdep_assert_held(&ms->lock);
+	if (!ms->chal || mrc_plane_proven(ms, plane) || !(ms->planes & BIT(plane)))
+		return;
+	if (!ms->chal[plane].heard) {
+		ms->chal[plane].heard = true;
+		mrc_path_start(ms);
+	}
+}
+
+/**
  * mrc_challenge_tick() - send the challenges that are due
  * @ms: the connection (conn lock, RCU)
  * @now: mrc_now_us()
  * @xq: where PROBEs are queued
  *
- * Return: microseconds until the next challenge is due, or S32_MAX.
+ * Return: microseconds until the next challenge may be due, or S32_MAX.
  */
 s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 {
@@ -90,28 +128,38 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		struct mrc_challenge *c = &ms->chal[plane];
 		struct mrc_wire_probe p;
-		s32 due;
+		u32 due;
 		int path;
 
-		if (!(ms->planes & BIT(plane)) || (ms->prail_ok & BIT(plane)) ||
-		    c->sent >= MRC_CHALLENGES)
+		if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
 			continue;
-		due = (s32)(c->next_us - now);
-		if (due > 0) {
-			soonest = min(soonest, due);
+		/* When may the next one go: see the top of this file. */
+		if (c->heard)
+			due = c->next_us;
+		else if (ms->client)
+			due = c->sent ? c->last_us + MRC_CHALLENGE_IDLE_US : now;
+		else
+			continue;	/* the server waits to hear from the rail */
+		if ((s32)(due - now) > 0) {
+			soonest = min_t(s32, soonest, due - now);
 			continue;
 		}
-		path = mrc_challenge_path(ms, plane);
-		if (path < 0)
+		path = mrc_challenge_path(ms, plane, c->sent);
+		if (path < 0 || !mrc_path_rail_up(ms, plane)) {
+			/* Our rail is down: nothing goes, nothing counts. */
+			soonest = min_t(s32, soonest, base);
 			continue;
+		}
 		mrc_challenge_fill(&p, c->value, ms->evs[path].ev);
 		mrc_output_probe(ms, MRC_PKT_PROBE, MRC_F_PROBE_CHALLENGE, &p,
 				 plane, xq);
-		/* Doubling intervals: 8 challenges span about 5 s. */
-		c->next_us = now + min_t(u32, base << c->sent, USEC_PER_SEC * 4);
+		c->heard = false;
+		c->last_us = now;
+		c->next_us = now + min_t(u32, base << min_t(u32, c->sent, 6),
+					 USEC_PER_SEC);
 		c->sent++;
-		if (c->sent < MRC_CHALLENGES)
-			soonest = min_t(s32, soonest, c->next_us - now);
+		soonest = min_t(s32, soonest, ms->client ?
+				MRC_CHALLENGE_IDLE_US : S32_MAX);
 	}
 	return soonest;
 }
@@ -131,7 +179,7 @@ bool mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
 	u64 value = (u64)be32_to_cpu(p->seq) << 32 | be32_to_cpu(p->stamp);
 
 	lockdep_assert_held(&ms->lock);
-	if (!(ms->planes & BIT(plane)) || (ms->prail_ok & BIT(plane)) ||
+	if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane) ||
 	    !c->sent || value != c->value)
 		return false;
 	ms->prail_ok |= BIT(plane);
@@ -141,27 +189,19 @@ bool mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
 /**
  * mrc_challenge_answer() - the peer challenges our rail on @plane
  * @ms: the connection (conn lock)
- * @plane: the plane it came in on
+ * @plane: the plane it came in on, from the peer's rail there
  * @p: the PROBE's body, echoed
  * @xq: where the PROBE_ACK is queued
  *
- * The answer goes to the peer's rail on @plane, which we may not have
- * proven yet ourselves: toward an unproven address at most MRC_CHALLENGES
- * answers ever go.
+ * One PROBE_ACK of the same size per challenge received, to the address
+ * it came from (which we may not have proven ourselves yet).
  */
 void mrc_challenge_answer(struct mrc_sock *ms, u8 plane,
 			  const struct mrc_wire_probe *p,
 			  struct sk_buff_head *xq)
 {
-	struct mrc_challenge *c = &ms->chal[plane];
-
 	lockdep_assert_held(&ms->lock);
 	if (!(ms->planes & BIT(plane)))
 		return;
-	if (!(ms->prail_ok & BIT(plane))) {
-		if (c->answered >= MRC_CHALLENGES)
-			return;
-		c->answered++;
-	}
 	mrc_output_probe(ms, MRC_PKT_PROBE_ACK, MRC_F_PROBE_CHALLENGE, p, plane, xq);
 }

@@ -401,10 +401,12 @@ static void mrc_conn_rto(struct timer_list *t)
 	switch (ms->state) {
 	case MRC_ST_REQ_SENT:
 	case MRC_ST_REQ_RCVD:
-		/* A client that never answered our ACCEPT gets no RESET either. */
+		/*
+		 * A client that never answered our ACCEPT gets no RESET, nor
+		 * a server that never answered our REQ (we know no id of it).
+		 */
 		if (time_after(jiffies, ms->last_progress + dead))
-			mrc_conn_abort(ms, ETIMEDOUT,
-				       ms->state == MRC_ST_REQ_SENT, &xq);
+			mrc_conn_abort(ms, ETIMEDOUT, false, &xq);
 		else
 			mrc_handshake_retransmit(ms, &xq);
 		break;

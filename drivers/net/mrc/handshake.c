@@ -360,12 +360,18 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	ms->seg_size = payload;
 	ms->rx_truesize = mrc_input_truesize(payload);
 	ms->max_msg = READ_ONCE(mdev->max_msg_size);
+	ms->client = true;
 	ms->req_plane = plane;
 	ms->udp_port = READ_ONCE(mdev->udp_port);
 
 	spin_lock_bh(&ms->lock);
 	if (!mrc_conn_set_dev(ms, mdev)) {
+		/* The device is going away: the socket may connect again. */
 		spin_unlock_bh(&ms->lock);
+		kfree(ms->txrec);
+		kfree(ms->txskb);
+		ms->txrec = NULL;
+		ms->txskb = NULL;
 		return -ENETUNREACH;
 	}
 	mrc_set_state(ms, MRC_ST_REQ_SENT);
@@ -615,6 +621,13 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	payload = mrc_fill_lrails(child, mdev, mrc_addr_family(saddr));
 	child->seg_size = payload;
+	/*
+	 * On the REQ's plane we are the address it was sent to (any address
+	 * of the rail, not only its first): the client proved that one, and
+	 * expects our packets from it.
+	 */
+	if (child->lrail[plane].family)
+		child->lrail[plane].addr = *daddr;
 	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt) ||
 	    !child->lrail[plane].family || !child->prail[plane].family) {
 		mrc_count_drop(mdev, rail, MRC_DROP_BAD_FIELD);
@@ -680,8 +693,13 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		return;
 	}
 	if (!mrc_take_peer(ms, pkt)) {
-		/* Segments smaller than we accept: refuse the connection. */
+		/*
+		 * Segments smaller than we accept: refuse the connection, and
+		 * tell the half-open child (raw, to the address connect()
+		 * named) so it does not wait for us.
+		 */
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
+		WRITE_ONCE(ms->peer_id, pkt->src_conn);
 		mrc_conn_abort(ms, EPROTO, true, xq);
 		return;
 	}
@@ -695,6 +713,7 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
 	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_input_commit(ms);	/* the credit of our REQ */
 	mrc_path_start(ms);
 	ms->ack_trig_plane = plane;
 	mrc_input_send_ack(ms, xq);

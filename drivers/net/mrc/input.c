@@ -13,14 +13,19 @@
  * of their ids.
  *
  * Receive memory is charged per connection (sk_rmem_alloc, at most
- * mrc_input_limit()), per device (mrc_dev_rmem_max) and to the protocol
- * (mrc_proto's memory_allocated, under its sysctl limits).  Each PSN of
- * credit is charged at most rx_truesize (a segment whose skb is bigger is
- * copied into a compact one) plus its message's struct, and the credit
- * only grows by what the free memory holds at that price: whatever the
- * peer sends within it fits, and nothing beyond it is accepted.  Both the
- * limit and the price derive from our settings (max-msg-size, SO_RCVBUF,
- * the min_seg_size parameter), never from numbers in packets.
+ * mrc_input_limit()) and to the protocol (mrc_proto's memory_allocated,
+ * under its sysctl limits).  Each PSN of credit costs at most rx_truesize
+ * (a segment whose skb is bigger is copied into a compact one) plus its
+ * message's struct, and the credit only grows by what the free memory
+ * holds at that price: whatever the peer sends within it fits the
+ * connection, and nothing beyond it is accepted.  The device's memory
+ * (mrc_dev_rmem_max) is committed when credit is granted, not when data
+ * arrives: a connection commits what it holds plus what it promised
+ * (mrc_input_commit()), so credit is only granted what the device can
+ * still back, and data sent within it is never dropped for the device's
+ * sake (senders free what was acknowledged: we could not take it back).
+ * The limits and the price derive from our settings (max-msg-size,
+ * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
  * ACKs: at least every MRC_ACK_EVERY packets, at once for a duplicate, a
  * CE mark, the end of a message or a CLOSE, otherwise within
@@ -66,14 +71,25 @@ void mrc_input_init(struct mrc_sock *ms)
 u32 mrc_input_truesize(u32 seg)
 {
 	u32 data = seg + MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN;
+	/* What alloc_skb(seg), the compact copy, charges (__alloc_skb()). */
+	u32 copy = SKB_DATA_ALIGN(sizeof(struct sk_buff)) +
+		   kmalloc_size_roundup(SKB_DATA_ALIGN(seg) +
+					SKB_DATA_ALIGN(sizeof(struct skb_shared_info)));
 
-	return SKB_TRUESIZE(max_t(u32, 2 * PAGE_SIZE, roundup_pow_of_two(data)));
+	return max_t(u32, copy,
+		     SKB_TRUESIZE(max_t(u32, 2 * PAGE_SIZE, roundup_pow_of_two(data))));
+}
+
+/* Memory a message's bookkeeping takes (its kmalloc bucket). */
+static u32 mrc_input_msg_cost(void)
+{
+	return kmalloc_size_roundup(sizeof(struct mrc_rx_msg));
 }
 
 /* What one PSN of credit costs at most: a segment and a message's struct. */
 static u32 mrc_input_psn_cost(const struct mrc_sock *ms)
 {
-	return ms->rx_truesize + sizeof(struct mrc_rx_msg);
+	return ms->rx_truesize + mrc_input_msg_cost();
 }
 
 /**
@@ -101,17 +117,50 @@ u32 mrc_input_limit(const struct mrc_sock *ms)
  * Our credit: the peer may send PSNs below this.  The PSNs between cum
  * and high that arrived are already charged; each one that may still
  * arrive is priced at mrc_input_psn_cost(), so everything sent within the
- * credit fits in the limit: a slow reader stalls the sender instead of
- * making us drop.
+ * credit fits in the limit, and in what the device can back besides the
+ * other connections' commitments: a slow reader (or a full device)
+ * stalls the sender instead of making us drop.
  */
 static u32 mrc_input_rwnd(const struct mrc_sock *ms)
 {
 	u32 used = atomic_read(&ms->sk.sk_rmem_alloc);
 	u32 limit = mrc_input_limit(ms);
-	u32 pkts = used < limit ? (limit - used) / mrc_input_psn_cost(ms) : 0;
+	u32 cost = mrc_input_psn_cost(ms);
+	u32 pkts = used < limit ? (limit - used) / cost : 0;
 
+	if (ms->mdev && ms->state == MRC_ST_ESTABLISHED) {
+		long others = atomic_long_read(&ms->mdev->rmem) - ms->rx_commit;
+		long room = (long)READ_ONCE(mrc_dev_rmem_max) - others - used;
+
+		pkts = min_t(u32, pkts, room > 0 ? room / cost : 0);
+	}
 	pkts = min_t(u32, pkts + ms->rxw.count, MRC_WIN_PKTS);
 	return ms->rxw.cum + pkts;
+}
+
+/**
+ * mrc_input_commit() - publish what the connection holds and promised
+ * @ms: the connection (conn lock), ESTABLISHED on its device
+ *
+ * Committed: the receive memory it holds plus, for every PSN of credit
+ * that may still arrive, its price.  Receiving within the credit never
+ * raises it (a segment costs at most its price); granting credit and
+ * holding messages do, reading them lowers it.  The device's sum stays
+ * under dev_rmem_max except by grants racing on other CPUs (at most one
+ * grant each).
+ */
+void mrc_input_commit(struct mrc_sock *ms)
+{
+	u32 promised = ms->rwnd_adv - ms->rxw.cum - ms->rxw.count;
+	u64 commit;
+
+	lockdep_assert_held(&ms->lock);
+	if (!ms->mdev || ms->state != MRC_ST_ESTABLISHED)
+		return;
+	commit = atomic_read(&ms->sk.sk_rmem_alloc) +
+		 (u64)min_t(u32, promised, MRC_WIN_PKTS) * mrc_input_psn_cost(ms);
+	atomic_long_add((long)commit - (long)ms->rx_commit, &ms->mdev->rmem);
+	ms->rx_commit = commit;
 }
 
 /**
@@ -153,10 +202,12 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	u16 ev;
 
 	lockdep_assert_held(&ms->lock);
-	mrc_conn_stop_ack(ms);
 	skb = mrc_xmit_alloc(ms, MRC_ACK_LEN);
-	if (!skb)
+	if (!skb) {
+		mrc_conn_arm_ack(ms);	/* try again, soon */
 		return;
+	}
+	mrc_conn_stop_ack(ms);
 	h = skb_put(skb, MRC_HDR_LEN);
 	h->version = MRC_WIRE_VERSION;
 	h->type = type;
@@ -177,6 +228,7 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	/* Never less than we promised already: the credit does not shrink. */
 	rwnd = mrc_input_rwnd(ms);
 	mrc_input_advertise(ms, rwnd);
+	mrc_input_commit(ms);
 	a->rwnd_psn = cpu_to_be32(ms->rwnd_adv);
 	delay = ktime_us_delta(ktime_get(), ms->ack_trig_at);
 	a->ack_delay_us = cpu_to_be32(delay > 0 ? min_t(s64, delay, U32_MAX) : 0);
@@ -243,22 +295,21 @@ static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
 }
 
 /*
- * Receive memory: per connection, per device, and the protocol's.  Only
- * the connection lock protects sk_forward_alloc: every charge and every
- * uncharge of receive memory happens under it.
+ * Receive memory: per connection (a hard limit) and the protocol's (its
+ * pressure and hard limits, like any protocol's).  The device's share was
+ * committed with the credit (mrc_input_commit()).  Only the connection
+ * lock protects sk_forward_alloc: every charge and every uncharge of
+ * receive memory happens under it.
  */
 static bool mrc_input_charge(struct mrc_sock *ms, struct sk_buff *skb, u32 size)
 {
 	struct sock *sk = &ms->sk;
-	struct mrc_dev *mdev = ms->mdev;
 
 	if (atomic_read(&sk->sk_rmem_alloc) + size > mrc_input_limit(ms) ||
-	    atomic_long_read(&mdev->rmem) + size > READ_ONCE(mrc_dev_rmem_max) ||
 	    !sk_rmem_schedule(sk, skb, size))
 		return false;
 	atomic_add(size, &sk->sk_rmem_alloc);
 	sk_mem_charge(sk, size);
-	atomic_long_add(size, &mdev->rmem);
 	return true;
 }
 
@@ -268,21 +319,20 @@ static void mrc_input_uncharge(struct mrc_sock *ms, u32 size)
 
 	atomic_sub(size, &sk->sk_rmem_alloc);
 	sk_mem_uncharge(sk, size);
-	if (ms->mdev)
-		atomic_long_sub(size, &ms->mdev->rmem);
 }
 
 /**
  * mrc_input_leave_dev() - the connection leaves its device
  * @ms: the connection (conn lock), @mdev still set
  *
- * What it still holds (messages a reader has not taken) stops counting
- * against the device; the socket and the protocol keep it charged.
+ * Its commitment (mrc_input_commit()) stops counting against the device;
+ * the socket and the protocol keep what it holds charged.
  */
 void mrc_input_leave_dev(struct mrc_sock *ms)
 {
 	lockdep_assert_held(&ms->lock);
-	atomic_long_sub(atomic_read(&ms->sk.sk_rmem_alloc), &ms->mdev->rmem);
+	atomic_long_sub(ms->rx_commit, &ms->mdev->rmem);
+	ms->rx_commit = 0;
 }
 
 /* Message @id, or NULL.  Ids in the tree are within 2^20 of rcv_msg_id. */
@@ -378,7 +428,9 @@ static struct sk_buff *mrc_input_keep(struct mrc_sock *ms, struct sk_buff *skb,
 	if (skb->truesize <= ms->rx_truesize)
 		return skb;
 	c = alloc_skb(len, GFP_ATOMIC);
-	if (c && skb_copy_bits(skb, 0, skb_put(c, len), len)) {
+	/* Priced by mrc_input_truesize(); never more than the credit paid. */
+	if (c && (c->truesize > ms->rx_truesize ||
+		  skb_copy_bits(skb, 0, skb_put(c, len), len))) {
 		kfree_skb(c);
 		c = NULL;
 	}
@@ -417,7 +469,7 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 		new->id = msg_id;
 		new->len = msg_len;
 		new->got = 0;
-		new->charged = sizeof(*new);
+		new->charged = mrc_input_msg_cost();
 		new->segs = RB_ROOT;
 		new->last = NULL;
 		m = new;
@@ -532,6 +584,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			kept = true;
 		}
 		mrc_rxwin_mark(&ms->rxw, psn);
+		mrc_input_commit(ms);
 		ms->stats.rx_pkts++;
 		if (ce) {
 			ms->ce_count++;
@@ -690,6 +743,8 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	bool kept = false;
 
 	lockdep_assert_held(&ms->lock);
+	if (ms->state == MRC_ST_ESTABLISHED && !mrc_plane_proven(ms, plane))
+		mrc_challenge_heard(ms, plane);
 	switch (pkt->type) {
 	case MRC_PKT_ACCEPT:
 		mrc_handshake_accept(ms, rail, plane, pkt, xq);
@@ -722,10 +777,15 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			kept = mrc_input_seg(ms, rail, plane, skb, pkt, ce, xq);
 		break;
 	case MRC_PKT_PROBE:
+		/* A challenge may overtake the ACK completing the handshake. */
+		if (ms->state == MRC_ST_REQ_RCVD &&
+		    (pkt->flags & MRC_F_PROBE_CHALLENGE))
+			mrc_conn_established(ms, xq);
 		if (ms->state != MRC_ST_ESTABLISHED)
 			break;
 		if (pkt->flags & MRC_F_PROBE_CHALLENGE) {
 			/* The peer proves our rail on this plane. */
+			mrc_challenge_heard(ms, plane);
 			mrc_challenge_answer(ms, plane, &pkt->u.probe, xq);
 		} else if (!pkt->u.probe.seq) {
 			/* A window probe: answer with our current credit. */
@@ -785,6 +845,7 @@ void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m)
 	if (ms->rx_last == m)
 		ms->rx_last = NULL;
 	mrc_input_uncharge(ms, m->charged);
+	mrc_input_commit(ms);
 	ms->rcv_msg_id++;
 	ms->stats.rx_msgs++;
 	ms->stats.rx_bytes += m->len;

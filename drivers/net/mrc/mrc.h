@@ -166,8 +166,9 @@ struct mrc_rail {
  * @conns: connections running on the device; @conns_lock
  * @conns_lock: protects @conns and @dead
  * @dead: being unregistered: no connection may attach any more
- * @rmem: receive memory held by the device's connections, bytes (atomic;
- *	at most the dev_rmem_max parameter)
+ * @rmem: receive memory the device's connections committed, bytes: what
+ *	they hold plus the price of the credit they granted (atomic; kept
+ *	under the dev_rmem_max parameter by the credit, input.c)
  * @half_open: connections in REQ_RCVD on the device (atomic)
  * @evs_per_plane: paths per plane of new connections; RTNL, READ_ONCE()
  * @spray: path choice policy of new connections; RTNL, READ_ONCE()

@@ -152,6 +152,7 @@ static u32 mrc_nl_snap_planes(struct mrc_sock *ms, struct mrc_nl_plane *pl)
 {
 	u32 n = 0, plane, i;
 
+	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		const struct mrc_cc *cc;
 
@@ -1049,6 +1050,7 @@ static int mrc_nl_fill_path(struct sk_buff *skb, struct mrc_sock *ms, u32 i,
 	const struct mrc_ev *e = &ms->evs[i];
 	void *hdr;
 
+	lockdep_assert_held(&ms->lock);
 	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, NLM_F_MULTI,
 			  MRC_CMD_PATH_GET);
 	if (!hdr)

@@ -128,25 +128,37 @@ fail:
 }
 
 /**
+ * mrc_output_alloc_close() - the skb of a CLOSE, allocated beforehand
+ * @gfp: allocation flags (GFP_KERNEL from a system call)
+ *
+ * Return: the skb, or NULL.
+ */
+struct sk_buff *mrc_output_alloc_close(gfp_t gfp)
+{
+	struct sk_buff *skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, gfp);
+
+	if (skb)
+		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+	return skb;
+}
+
+/**
  * mrc_output_queue_close() - no more messages: queue our CLOSE
  * @ms: the connection (conn lock)
+ * @skb: from mrc_output_alloc_close(), consumed
  *
  * The CLOSE is a reliable packet after the last segment; it says how many
  * messages we sent.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0 or -ENOMEM (@skb was NULL).
  */
-int mrc_output_queue_close(struct mrc_sock *ms)
+int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 {
-	struct sk_buff *skb;
-
 	lockdep_assert_held(&ms->lock);
-	if (ms->close_queued)
-		return 0;
-	skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, GFP_ATOMIC);
-	if (!skb)
-		return -ENOMEM;
-	skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+	if (ms->close_queued || !skb) {
+		kfree_skb(skb);
+		return ms->close_queued ? 0 : -ENOMEM;
+	}
 	memset(MRC_SKB_CB(skb), 0, sizeof(struct mrc_skb_cb));
 	MRC_SKB_CB(skb)->msg_id = ms->snd_msg_id;
 	MRC_SKB_CB(skb)->close = true;

@@ -112,9 +112,14 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 	}
 	if (!n)
 		return -ENETUNREACH;
-	evs = kcalloc(n, sizeof(*evs), gfp);
+again:
+	/*
+	 * Atomic, maybe large (256 EVs x 32 planes: 400 KB): when it fails,
+	 * fewer paths per plane rather than no connection.
+	 */
+	evs = kcalloc(n, sizeof(*evs), gfp | __GFP_NOWARN);
 	cc = kcalloc(MRC_MAX_RAILS, sizeof(*cc), gfp);
-	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp);
+	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp | __GFP_NOWARN);
 	ms->path_scratch = kzalloc(n, gfp);
 	ms->chal = kcalloc(MRC_MAX_RAILS, sizeof(*ms->chal), gfp);
 	if (!evs || !cc || !ms->txpaths || !ms->path_scratch || !ms->chal) {
@@ -126,6 +131,12 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 		ms->txpaths = NULL;
 		ms->path_scratch = NULL;
 		ms->chal = NULL;
+		if (per > 1) {
+			n /= per;
+			per /= 2;
+			n *= per;
+			goto again;
+		}
 		ms->planes = 0;
 		return -ENOMEM;
 	}
@@ -204,8 +215,15 @@ static bool mrc_path_rail_room(const struct mrc_sock *ms, u8 plane)
 	return false;
 }
 
-/* Is our rail on @plane up?  Context: RCU. */
-static bool mrc_path_rail_up(const struct mrc_sock *ms, u8 plane)
+/**
+ * mrc_path_rail_up() - is our rail on @plane up?
+ * @ms: the connection
+ * @plane: the plane
+ *
+ * Context: RCU.
+ * Return: true if the device has an operationally up rail there.
+ */
+bool mrc_path_rail_up(const struct mrc_sock *ms, u8 plane)
 {
 	const struct mrc_rail *rail;
 

@@ -10,18 +10,18 @@
  *    message a reader is copying out (see mrc_recvmsg()).
  *  - ms->lock (a BH spinlock, "the connection lock"): everything the
  *    packet paths touch: state, scoreboards, queues, timers' decisions,
- *    counters, receive memory accounting (sk_forward_alloc).  Taken from
- *    process context with spin_lock_bh() and from softirq (packet receive,
- *    timers) with spin_lock().  Nothing sleeps, allocates with GFP_KERNEL
- *    or copies user memory under it; packets to send are collected on a
- *    local list and sent after it is released (mrc_conn_lock() and
- *    mrc_conn_unlock() do both).  Functions documented "conn lock" assert
+ *    counters, receive memory accounting (sk_forward_alloc).  Always taken
+ *    with mrc_conn_lock() (spin_lock_bh(), from process context, packet
+ *    receive and timers alike) and dropped with mrc_conn_unlock().
+ *    Nothing sleeps, allocates with GFP_KERNEL or copies user memory under
+ *    it; packets to send are collected on a local list and sent after it
+ *    is released (mrc_conn_unlock() does).  Functions documented "conn lock" assert
  *    it with lockdep_assert_held().
  *  - the per-namespace connection table (ids) and port table: their own
  *    spinlocks; lookups from softirq are RCU with a reference taken
  *    (sockets are freed after a grace period, SOCK_RCU_FREE).
  *
- * Lock order (a lock is only ever taken while holding locks above it):
+ * Lock order (a lock may be taken while holding only locks above it):
  *
  *   RTNL                      configuration (mrc.h)
  *     lock_sock(listener)     accept()
@@ -74,22 +74,22 @@ enum mrc_state {
 	MRC_ST_TIME_WAIT,	/* both sides closed; re-acknowledges stragglers */
 };
 
-/* Challenges (and answers) toward a peer rail not yet proven, at most. */
-#define MRC_CHALLENGES		8
-
 /**
  * struct mrc_challenge - proving one of the peer's announced rails
+ *	(challenge.c)
  * @value: the random value our challenges to it carry
- * @next_us: when the next challenge is due (mrc_now_us() time)
- * @sent: challenges sent to it (at most MRC_CHALLENGES)
- * @answered: the peer's challenges we answered toward it while it was
- *	unproven (at most MRC_CHALLENGES)
+ * @next_us: the earliest next challenge while the rail speaks
+ *	(mrc_now_us() time)
+ * @last_us: when the last challenge went
+ * @sent: challenges sent to it (picks the EV, the backoff)
+ * @heard: a packet of the connection came from the rail since then
  */
 struct mrc_challenge {
 	u64 value;
 	u32 next_us;
-	u8 sent;
-	u8 answered;
+	u32 last_us;
+	u32 sent;
+	bool heard;
 };
 
 /* Paths (EVs) per connection: evs-per-plane (at most 256) x planes. */
@@ -146,8 +146,10 @@ struct mrc_conn_stats {
  * @local: the bound address
  *
  * @lock: the connection lock
- * @state: enum mrc_state; written under the conn lock with WRITE_ONCE
- *	(mrc_set_state()), read with READ_ONCE without it
+ * @state: enum mrc_state; written under the conn lock (mrc_set_state(),
+ *	a release: udp.c reads the peer's rails after reading the state
+ *	with an acquire), a listener's under lock_sock with WRITE_ONCE;
+ *	read with READ_ONCE without a lock
  * @id: our connection id, unique in the namespace (0: none); constant
  *	while hashed
  * @peer_id: the peer's connection id; written under the conn lock before
@@ -229,10 +231,12 @@ struct mrc_conn_stats {
  * @ack_pending: packets received since our last ACK
  * @ack_trig: the packet that will trigger the next ACK
  * @ack_trig_at: when it arrived (ktime)
- * @ack_trig_rail: the rail it arrived on (plane)
+ * @ack_trig_plane: the plane of the rail it arrived on
  * @rwnd_adv: the highest credit (rwnd_psn) we advertised: the peer may
  *	send PSNs below it, and nothing at or beyond it is accepted
  * @rwnd_init: the initial credit of our REQ/ACCEPT, in packets
+ * @rx_commit: receive memory committed on the device: held, plus the price
+ *	of every PSN of credit that may still arrive (mrc_input_commit())
  * @rx_truesize: memory charged per PSN of credit: the largest truesize a
  *	received segment may keep (a bigger one is copied into a compact
  *	skb), fixed from our segment size
@@ -247,6 +251,7 @@ struct mrc_conn_stats {
  * @half_open: listener: children still in REQ_RCVD
  * @half_open_list: listener: those children
  * @listener: child: its listener, referenced until accepted (set once)
+ * @client: the connection was opened by connect() (challenge.c)
  * @req_plane: client: the plane the REQ goes out on
  * @isn: our first PSN
  * @peer_isn: the peer's first PSN
@@ -334,6 +339,7 @@ struct mrc_sock {
 	u8 ack_trig_plane;
 	u32 rwnd_adv;
 	u32 rwnd_init;
+	u32 rx_commit;
 	u32 rx_truesize;
 	u32 ce_count;
 	struct hrtimer ack_timer;
@@ -344,6 +350,7 @@ struct mrc_sock {
 	u32 half_open;
 	struct list_head half_open_list;
 	struct mrc_sock *listener;
+	bool client;
 	u8 req_plane;
 	u32 isn;
 	u32 peer_isn;
@@ -446,7 +453,8 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq);
 
 /* output.c */
 int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len);
-int mrc_output_queue_close(struct mrc_sock *ms);
+struct sk_buff *mrc_output_alloc_close(gfp_t gfp);
+int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb);
 void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_output_lost(void *ctx, u32 psn);
 void mrc_output_lost_quiet(void *ctx, u32 psn);
@@ -461,6 +469,7 @@ bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 /* challenge.c */
 void mrc_challenge_init(struct mrc_sock *ms);
 s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq);
+void mrc_challenge_heard(struct mrc_sock *ms, u8 plane);
 bool mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
 		       const struct mrc_wire_probe *p);
 void mrc_challenge_answer(struct mrc_sock *ms, u8 plane,
@@ -482,6 +491,7 @@ void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p);
 int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny);
 void mrc_path_init(struct mrc_sock *ms);
 void mrc_path_start(struct mrc_sock *ms);
+bool mrc_path_rail_up(const struct mrc_sock *ms, u8 plane);
 void mrc_path_stop(struct mrc_sock *ms);
 void mrc_conns_rail_down(struct mrc_dev *mdev, u8 plane);
 void mrc_conns_plane_sums(struct mrc_dev *mdev, u32 plane, u64 *in_flight,
@@ -518,6 +528,7 @@ u32 mrc_input_limit(const struct mrc_sock *ms);
 u32 mrc_input_initial_credit(struct mrc_sock *ms);
 u32 mrc_input_truesize(u32 seg);
 void mrc_input_leave_dev(struct mrc_sock *ms);
+void mrc_input_commit(struct mrc_sock *ms);
 
 /* netlink.c */
 void mrc_nl_notify_paths(struct mrc_sock *ms);
@@ -558,7 +569,8 @@ extern atomic_t mrc_orphans;
 static inline void mrc_set_state(struct mrc_sock *ms, u8 state)
 {
 	lockdep_assert_held(&ms->lock);
-	WRITE_ONCE(ms->state, state);
+	/* Pairs with smp_load_acquire() in udp.c: the rails before the state. */
+	smp_store_release(&ms->state, state);
 }
 
 /**
@@ -600,6 +612,7 @@ static inline void mrc_conn_unlock(struct mrc_sock *ms, struct sk_buff_head *xq)
  */
 static inline bool mrc_plane_proven(const struct mrc_sock *ms, u8 plane)
 {
+	lockdep_assert_held(&ms->lock);
 	return ms->prail_ok & BIT(plane);
 }
 
@@ -614,6 +627,7 @@ static inline bool mrc_plane_proven(const struct mrc_sock *ms, u8 plane)
  */
 static inline bool mrc_peer_done(const struct mrc_sock *ms)
 {
+	lockdep_assert_held(&ms->lock);
 	return ms->peer_closed &&
 	       (s32)(ms->rxw.cum - ms->peer_close_psn) > 0;
 }

@@ -163,7 +163,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	struct mrc_dev *mdev;
 	struct mrc_sock *ms;
 	unsigned int len;
-	u8 dsfield, plane;
+	u8 dsfield, plane, state;
 
 	rcu_read_lock();
 	rail = mrc_udp_rail(skb);
@@ -237,8 +237,10 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	 * connection; until its rails and id are known (REQ_SENT: ACCEPT or
 	 * RESET) only the address connect() named does, with our isn.
 	 */
+	/* Acquire: the peer's rails were set before the state said so. */
+	state = smp_load_acquire(&ms->state);
 	if (READ_ONCE(ms->mdev) != mdev ||
-	    (READ_ONCE(ms->state) == MRC_ST_REQ_SENT ?
+	    (state == MRC_ST_REQ_SENT ?
 	     !mrc_udp_req_answer(ms, pkt, &saddr) :
 	     !ipv6_addr_equal(&saddr, &ms->prail[plane].addr) ||
 	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
