@@ -583,8 +583,11 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			}
 			kept = true;
 		}
+		/*
+		 * An arrival within the credit only lowers the commitment:
+		 * left as it is (an overestimate) until the next ACK.
+		 */
 		mrc_rxwin_mark(&ms->rxw, psn);
-		mrc_input_commit(ms);
 		ms->stats.rx_pkts++;
 		if (ce) {
 			ms->ce_count++;
