@@ -634,7 +634,8 @@ static inline long slab_active(void)
 static inline int conn_count_in(int ns, int home, bool show)
 {
 	const char *top = getenv("MRC_TOP");
-	char cmd[512], line[512];
+	char cmd[512], *line = NULL;
+	size_t size = 0;
 	int n = 0;
 	FILE *f;
 
@@ -644,7 +645,8 @@ static inline int conn_count_in(int ns, int home, bool show)
 		 top ?: "..", show ? "-s" : "-j");
 	f = popen(cmd, "r");
 	if (f) {
-		while (fgets(line, sizeof(line), f)) {
+		/* Whole lines: the JSON is one line, an "id" must not be cut. */
+		while (getline(&line, &size, f) > 0) {
 			const char *p = line;
 
 			if (show)
@@ -659,6 +661,7 @@ static inline int conn_count_in(int ns, int home, bool show)
 	} else {
 		n = -1;
 	}
+	free(line);
 	if (ns >= 0 && setns(home, CLONE_NEWNET))
 		return -1;
 	return n;
