@@ -17,8 +17,11 @@
  *  - credit (S2): DATA at or beyond the credit is out-of-window.
  *  - overlap (C4): segments must lie on the segment grid.
  *  - reverse_order (C3): a 1 MiB message in descending offsets.
+ *  - withheld_segments (S2): memory per connection, per device and of
+ *    the protocol, with every message's first segment withheld.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <sys/mount.h>
 
 #include "kselftest_harness.h"
@@ -28,6 +31,7 @@
 #define BOUNDS_PORT	5300
 #define SEG		512		/* the min_seg_size parameter's default */
 #define WIN_PKTS	2048		/* MRC_WIN_PKTS (core/rxwin.h) */
+#define PCPU_PAGES	256		/* per-CPU batch of a proto's memory_allocated */
 
 /* Module parameters a test may change; the teardown restores them. */
 static const char *const params[] = {
@@ -463,6 +467,316 @@ TEST_F_TIMEOUT(bounds, reverse_order, 180)
 	free(msg);
 	free(buf);
 	close(s);
+}
+
+/* ---- withheld segments ----------------------------------------------------- */
+
+/* The MRC line of /proc/net/protocols: memory in pages (LONG_MIN: none). */
+static long proto_memory(void)
+{
+	char line[512], name[32];
+	long mem = LONG_MIN, m;
+	unsigned int size;
+	int socks;
+	FILE *f = fopen("/proc/net/protocols", "r");
+
+	if (!f)
+		return LONG_MIN;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s %u %d %ld", name, &size, &socks, &m) == 4 &&
+		    !strcmp(name, "MRC"))
+			mem = m;
+	fclose(f);
+	return mem;
+}
+
+/* Slack of memory_allocated: each CPU batches up to PCPU_PAGES pages. */
+static long proto_slack(void)
+{
+	return PCPU_PAGES * sysconf(_SC_NPROCESSORS_CONF);
+}
+
+struct flood {
+	u32 first;	/* first PSN */
+	u32 sent;	/* DATA packets sent */
+	u32 credit;	/* the final credit (highest rwnd_psn heard) */
+	u32 cum;	/* the final cumulative ACK */
+	u32 peak;	/* largest rmem_alloc sampled */
+	u32 samples;	/* rmem_alloc samples */
+	u32 over;	/* samples above rmem_limit */
+	u32 limit;	/* rmem_limit */
+	long long ms;	/* duration */
+};
+
+static void sample(int s, struct flood *f)
+{
+	struct mrc_info info;
+
+	if (get_info(s, &info))
+		return;
+	f->samples++;
+	f->limit = info.rmem_limit;
+	if (info.rmem_alloc > f->peak)
+		f->peak = info.rmem_alloc;
+	if (info.rmem_alloc > info.rmem_limit)
+		f->over++;
+}
+
+/*
+ * The hostile flood: messages of two segments of which only the second
+ * is ever sent, one message per PSN, consecutive PSNs, as fast as the
+ * socket takes them, with no regard for the credit; each with ACK_NOW,
+ * so B acknowledges (and advertises its credit) after every packet it
+ * accepts, before it looks at the next one: then the first PSN dropped
+ * for the credit is the credit B ends with, and every PSN at or beyond
+ * it is out-of-window, exactly.  It goes on until 256 PSNs past a credit
+ * that no longer moves, then sends 64 more 4096 PSNs further (past the
+ * 2048-PSN receive window as well).  rmem_alloc is sampled every 32
+ * packets.  The final credit is asked for with a window probe.
+ */
+static void flood_withheld(struct __test_metadata *_metadata,
+			   struct _test_data_bounds *self, struct peer_conn *c, int s,
+			   struct flood *f)
+{
+	static unsigned char pay[SEG];
+	long rx0 = counter(self, "mrc/rx_packets");
+	u32 psn = c->next_psn, msg = c->next_msg;
+	long long t0 = now_ms();
+	struct peer_rx rx;
+	int i, r;
+
+	memset(f, 0, sizeof(*f));
+	f->first = psn;
+	for (;;) {
+		for (i = 0; i < 32; i++, psn++, msg++, f->sent++) {
+			r = peer_data(c, 0, psn, msg, 2 * SEG, SEG, pay, SEG, MRC_F_DATA_ACK_NOW);
+			ASSERT_EQ(0, r) TH_LOG("DATA: %s", strerror(-r));
+		}
+		while (peer_recv(&self->peer, 0, &rx) > 0)
+			;
+		sample(s, f);
+		if (mrc_psn_diff(psn, c->credit) < 256)
+			continue;
+		/* Past the credit heard: is it final once B handled everything? */
+		ASSERT_EQ(0, wait_handled(self, rx0, f->sent));
+		peer_drain(&self->peer, 100, 5000);
+		sample(s, f);
+		if (mrc_psn_diff(psn, c->credit) >= 256)
+			break;
+		ASSERT_LT(f->sent, 1U << 20) TH_LOG("the credit keeps growing");
+	}
+	for (i = 0; i < 64; i++, f->sent++) {
+		r = peer_data(c, 0, psn + 4096 + i, msg + i, 2 * SEG, SEG, pay, SEG,
+			      MRC_F_DATA_ACK_NOW);
+		ASSERT_EQ(0, r) TH_LOG("DATA: %s", strerror(-r));
+	}
+	c->next_psn = psn + 4096 + 64;
+	c->next_msg = msg + 64;
+	ASSERT_EQ(0, wait_handled(self, rx0, f->sent));
+	peer_drain(&self->peer, 100, 5000);
+	f->credit = c->credit;
+	ASSERT_EQ(0, peer_window_probe(c, 0));
+	ASSERT_EQ(1, peer_wait(&self->peer, c, MRC_PKT_ACK, 5000, &rx))
+		TH_LOG("no answer to a window probe");
+	EXPECT_EQ(f->credit, be32_to_cpu(rx.pkt.u.ack.rwnd_psn))
+		TH_LOG("the credit moved after the flood");
+	f->cum = be32_to_cpu(rx.pkt.u.ack.cum_psn);
+	sample(s, f);
+	f->ms = now_ms() - t0;
+}
+
+/*
+ * What a flood must have done to connection @s, B's counters moved by
+ * @oow (out-of-window) and @nobuf (no-buffer) during it: every PSN below
+ * the final credit was accepted (@accepted of them; or @nobuf of them
+ * dropped, when the device was full), every one at or beyond it dropped
+ * as out-of-window.
+ */
+static void check_flood(struct __test_metadata *_metadata, int s,
+			const struct flood *f, u32 accepted, long oow, long nobuf)
+{
+	struct mrc_info info;
+
+	ASSERT_EQ(0, get_info(s, &info));
+	EXPECT_EQ(accepted, info.rx_pkts);
+	EXPECT_EQ(f->first + accepted, f->cum) TH_LOG("the final cumulative ACK");
+	EXPECT_EQ(f->sent - (f->credit - f->first), oow)
+		TH_LOG("out-of-window: %u sent, credit isn + %u", f->sent, f->credit - f->first);
+	EXPECT_EQ(f->credit - f->first - accepted, nobuf);
+	EXPECT_EQ(0, f->over) TH_LOG("rmem_alloc above rmem_limit in %u of %u samples",
+				     f->over, f->samples);
+	EXPECT_LE(info.rmem_alloc, info.rmem_limit);
+	EXPECT_EQ(info.rmem_alloc, f->peak) TH_LOG("rmem_alloc fell during the flood");
+	if (accepted)
+		EXPECT_EQ(0, info.rmem_alloc % accepted) TH_LOG("segments charged unequally");
+}
+
+/* mrcB's max-msg-size: what connections opened from now on take. */
+static int set_max_msg(struct _test_data_bounds *self, int bytes)
+{
+	return run_in(self->nsb, self->nsa, "%s/tools/mrcctl/mrcctl dev set mrcB max-msg-size %d",
+		      getenv("MRC_TOP") ?: "..", bytes);
+}
+
+/* Wait until the protocol's memory is back to @base (give or take the batches). */
+static long wait_proto_memory(long base, int ms)
+{
+	long long t0 = now_ms();
+	long mem;
+
+	while ((mem = proto_memory()) > base + proto_slack() && now_ms() - t0 < ms)
+		usleep(20000);
+	return mem;
+}
+
+/*
+ * S2: a peer that opens messages and withholds a segment of each pins
+ * receive memory until its connection ends.  That memory is bounded by
+ * numbers of ours only, and charged everywhere:
+ *
+ *  - rmem_limit = max(SO_RCVBUF, (max_msg / seg + 65) x cost), cost = the
+ *    per-PSN price rx_truesize + sizeof(struct mrc_rx_msg): checked at
+ *    three max-msg-size values (one cost for all) and with a SO_RCVBUF
+ *    above it;
+ *  - rmem_alloc never exceeds it, and the flood fills it to within one
+ *    price; PSNs from the final credit on are out-of-window, exactly;
+ *  - a device holds at most dev_rmem_max (4 MiB here): two connections
+ *    of 2.7 MiB each, the second one's packets dropped as no-buffer once
+ *    the device is full, exactly those below its credit;
+ *  - /proc/net/protocols shows the memory while it is pinned and none
+ *    after the sockets closed.
+ *
+ * Before the fixes the limit grew as the peer's segments shrank, the
+ * hard limit was twice it, the receiver took any PSN within 2048 of cum,
+ * nothing was charged per device or to the protocol (memory -1), and the
+ * per-message structs were not charged at all.
+ */
+TEST_F_TIMEOUT(bounds, withheld_segments, 240)
+{
+	u32 segs1m, segs256k, segs128k, cost, lim[4];
+	struct peer_conn *c1m, *c256k, *c[2];
+	int s1m, s256k, s[2], rcvbuf, big, i;
+	long mem0, mem, oow0, nob0, oow, nob;
+	struct mrc_info info, ic[2];
+	socklen_t sl = sizeof(rcvbuf);
+	long devmax = 4L << 20;
+	struct flood f, fc[2];
+	u32 acc[2];
+
+	mem0 = proto_memory();
+	ASSERT_NE(LONG_MIN, mem0) TH_LOG("no MRC line in /proc/net/protocols");
+
+	/* The formula at max-msg-size 1 MiB (the default) ... */
+	s1m = open_conn(_metadata, self, &c1m, SEG);
+	ASSERT_GE(s1m, 0);
+	ASSERT_EQ(0, get_info(s1m, &info));
+	ASSERT_EQ(SEG, info.seg_size);
+	ASSERT_EQ(MAX_MSG, info.max_msg);
+	ASSERT_EQ(0, getsockopt(s1m, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl));
+	segs1m = MAX_MSG / SEG + 65;
+	lim[0] = info.rmem_limit;
+	cost = lim[0] / segs1m;
+	EXPECT_EQ(0, lim[0] % segs1m) TH_LOG("rmem_limit %u is no multiple of %u", lim[0], segs1m);
+	EXPECT_GT(lim[0], (u32)rcvbuf);
+	/* Two pages of truesize, plus the sk_buff and shared info, plus the message's struct. */
+	EXPECT_GT(cost, 8192);
+	EXPECT_LT(cost, 8192 + 1024);
+	/* ... at 256 KiB, where SO_RCVBUF can be made the larger term ... */
+	ASSERT_EQ(0, set_max_msg(self, 256 << 10));
+	s256k = open_conn(_metadata, self, &c256k, SEG);
+	ASSERT_GE(s256k, 0);
+	ASSERT_EQ(0, get_info(s256k, &info));
+	ASSERT_EQ(256 << 10, info.max_msg);
+	segs256k = (256 << 10) / SEG + 65;
+	lim[1] = info.rmem_limit;
+	EXPECT_EQ(segs256k * cost, lim[1]);
+	big = 32 << 20;
+	ASSERT_EQ(0, setsockopt(s256k, SOL_SOCKET, SO_RCVBUFFORCE, &big, sizeof(big)));
+	ASSERT_EQ(0, getsockopt(s256k, SOL_SOCKET, SO_RCVBUF, &rcvbuf, &sl));
+	ASSERT_EQ(0, get_info(s256k, &info));
+	EXPECT_EQ((u32)rcvbuf, info.rmem_limit) TH_LOG("SO_RCVBUF %d above the formula", rcvbuf);
+	big = 0;
+	ASSERT_EQ(0, setsockopt(s256k, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big)));
+	ASSERT_EQ(0, get_info(s256k, &info));
+	EXPECT_EQ(lim[1], info.rmem_limit) TH_LOG("SO_RCVBUF back to its minimum");
+	TH_LOG("rmem_limit: 1 MiB %u = %u x %u, 256 KiB %u = %u x %u, SO_RCVBUF %d -> %d",
+	       lim[0], segs1m, cost, lim[1], segs256k, cost, 32 << 20, rcvbuf);
+
+	/* Phase 1: one hostile connection fills its limit (1 MiB; debug: 256 KiB). */
+	oow0 = drops(self, "out-of-window");
+	nob0 = drops(self, "no-buffer");
+	if (debug_kernel()) {
+		flood_withheld(_metadata, self, c256k, s256k, &f);
+		check_flood(_metadata, s256k, &f, f.credit - f.first,
+			    drops(self, "out-of-window") - oow0, drops(self, "no-buffer") - nob0);
+	} else {
+		flood_withheld(_metadata, self, c1m, s1m, &f);
+		check_flood(_metadata, s1m, &f, f.credit - f.first,
+			    drops(self, "out-of-window") - oow0, drops(self, "no-buffer") - nob0);
+	}
+	ASSERT_GT(f.credit - f.first, 0);
+	EXPECT_LT(f.limit - f.peak, cost) TH_LOG("the flood stopped short of the limit");
+	mem = proto_memory();
+	TH_LOG("phase 1: %u packets in %lld ms: %u accepted, %u out-of-window;",
+	       f.sent, f.ms, f.credit - f.first, f.sent - (f.credit - f.first));
+	TH_LOG("  rmem_alloc %u (peak of %u samples) of rmem_limit %u: %u bytes a message",
+	       f.peak, f.samples, f.limit, f.peak / (f.credit - f.first));
+	TH_LOG("phase 1: /proc/net/protocols MRC memory %ld pages (%ld before)", mem, mem0);
+	EXPECT_GE(mem, (long)(f.peak / 4096) - proto_slack());
+	EXPECT_GT(mem, 0);
+	/* Unread messages: close() resets, and the memory goes back. */
+	close(s1m);
+	close(s256k);
+	mem = wait_proto_memory(mem0, 10000);
+	EXPECT_LE(mem, mem0 + proto_slack()) TH_LOG("after close: %ld pages", mem);
+	TH_LOG("phase 1: after close: %ld pages", mem);
+
+	/* Phase 2: two connections of 128 KiB messages, a 4 MiB device. */
+	ASSERT_EQ(0, set_max_msg(self, 128 << 10));
+	ASSERT_EQ(0, mrc_set_param("dev_rmem_max", devmax));
+	segs128k = (128 << 10) / SEG + 65;
+	for (i = 0; i < 2; i++) {
+		s[i] = open_conn(_metadata, self, &c[i], SEG);
+		ASSERT_GE(s[i], 0);
+		ASSERT_EQ(0, get_info(s[i], &ic[i]));
+		lim[2 + i] = ic[i].rmem_limit;
+		EXPECT_EQ(segs128k * cost, lim[2 + i]);
+	}
+	ASSERT_LT(lim[2], devmax) TH_LOG("one connection alone fits the device");
+	ASSERT_GT(lim[2] + lim[3], devmax) TH_LOG("two do not");
+	for (i = 0; i < 2; i++) {
+		oow0 = drops(self, "out-of-window");
+		nob0 = drops(self, "no-buffer");
+		flood_withheld(_metadata, self, c[i], s[i], &fc[i]);
+		oow = drops(self, "out-of-window") - oow0;
+		nob = drops(self, "no-buffer") - nob0;
+		acc[i] = fc[i].cum - fc[i].first;
+		check_flood(_metadata, s[i], &fc[i], acc[i], oow, nob);
+		TH_LOG("phase 2, connection %d: %u packets in %lld ms: %u accepted,",
+		       i, fc[i].sent, fc[i].ms, acc[i]);
+		TH_LOG("  %ld no-buffer, %ld out-of-window; rmem_alloc %u of rmem_limit %u",
+		       nob, oow, fc[i].peak, fc[i].limit);
+		ASSERT_EQ(0, get_info(s[i], &ic[i]));
+	}
+	/* The first one filled its own limit, without a no-buffer drop. */
+	EXPECT_EQ(acc[0], fc[0].credit - fc[0].first);
+	EXPECT_LT(lim[2] - ic[0].rmem_alloc, cost);
+	/* The second one: stopped by the device, not by its own limit. */
+	EXPECT_LT(acc[1], fc[1].credit - fc[1].first) TH_LOG("no no-buffer drop");
+	EXPECT_GT(lim[3] - ic[1].rmem_alloc, cost);
+	EXPECT_LE((long)ic[0].rmem_alloc + ic[1].rmem_alloc, devmax);
+	if (acc[1])
+		EXPECT_GT((long)ic[0].rmem_alloc + ic[1].rmem_alloc + ic[1].rmem_alloc / acc[1],
+			  devmax) TH_LOG("the device had room for another segment");
+	mem = proto_memory();
+	TH_LOG("phase 2: device total %u of dev_rmem_max %ld; MRC memory %ld pages",
+	       ic[0].rmem_alloc + ic[1].rmem_alloc, devmax, mem);
+	EXPECT_GE(mem, (long)((ic[0].rmem_alloc + ic[1].rmem_alloc) / 4096) - proto_slack());
+	for (i = 0; i < 2; i++)
+		close(s[i]);
+	mem = wait_proto_memory(mem0, 10000);
+	EXPECT_LE(mem, mem0 + proto_slack());
+	TH_LOG("phase 2: after close: %ld pages", mem);
 }
 
 TEST_HARNESS_MAIN
