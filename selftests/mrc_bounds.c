@@ -19,6 +19,7 @@
  *  - reverse_order (C3): a 1 MiB message in descending offsets.
  *  - withheld_segments (S2): memory per connection, per device and of
  *    the protocol, with every message's first segment withheld.
+ *  - orphan_acks (S4): ACKs do not keep an orphan alive.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -31,6 +32,8 @@
 #define BOUNDS_PORT	5300
 #define SEG		512		/* the min_seg_size parameter's default */
 #define WIN_PKTS	2048		/* MRC_WIN_PKTS (core/rxwin.h) */
+#define DEAD_PEER_MS	10000		/* MRC_DEAD_PEER_MS (mrc.h) */
+#define RTO_MAX_MS	2000		/* MRC_RTO_MAX_US (mrc.h) */
 #define PCPU_PAGES	256		/* per-CPU batch of a proto's memory_allocated */
 
 /* Module parameters a test may change; the teardown restores them. */
@@ -777,6 +780,99 @@ TEST_F_TIMEOUT(bounds, withheld_segments, 240)
 	mem = wait_proto_memory(mem0, 10000);
 	EXPECT_LE(mem, mem0 + proto_slack());
 	TH_LOG("phase 2: after close: %ld pages", mem);
+}
+
+/* ---- orphans --------------------------------------------------------------- */
+
+/* Until a RESET of @c came, at most @ms: ACK per @ack every 2 s. */
+static void acks_until_reset(struct _test_data_bounds *self, struct peer_conn *c,
+			     bool everything, int ms)
+{
+	long long t0 = now_ms(), next = t0 + 2000;
+	struct peer_rx rx;
+
+	while (!c->resets && now_ms() - t0 < ms) {
+		if (now_ms() >= next) {
+			if (everything)
+				peer_ack(c, 0, c->trig_psn, c->trig_ev, c->trig_tx);
+			else
+				peer_ack_nothing(c, 0);
+			next += 2000;
+		}
+		peer_recv(&self->peer, 50, &rx);
+	}
+}
+
+/*
+ * S4: the server sends a reply and closes; the peer never sends its
+ * CLOSE but ACKs every 2 s.
+ *  - (a) It acknowledges everything, the reply and the server's CLOSE:
+ *    the orphan waits orphan_fin_timeout_ms (3000 here) from that ACK,
+ *    the later ACKs notwithstanding, then RESETs (reason timeout).
+ *  - (b) It acknowledges nothing (cum stays at the server's isn, the
+ *    credit as in its REQ): the orphan retransmits and, without
+ *    progress for the dead-peer time (10 s), RESETs.  It can only learn
+ *    that at an RTO, at most 2 s apart.
+ * Before the fix any valid ACK refreshed the orphan's dead-peer clock and
+ * re-armed its timer, and nothing bounded its wait for the peer's CLOSE:
+ * both orphans lived as long as the ACKs came.
+ */
+TEST_F_TIMEOUT(bounds, orphan_acks, 90)
+{
+	unsigned char reply[4096];
+	struct peer_conn *c;
+	long long t_ack, t_hs, dt;
+	struct peer_rx rx;
+	long bad_ack0;
+	int s, r;
+
+	ASSERT_EQ(0, mrc_set_param("orphan_fin_timeout_ms", 3000));
+	bad_ack0 = drops(self, "bad-ack");
+
+	/* (a) */
+	s = open_conn(_metadata, self, &c, SEG);
+	ASSERT_GE(s, 0);
+	c->ack_data = false;
+	fill_msg(reply, 100, 300);
+	ASSERT_EQ(100, do_send(s, reply, 100, 0));
+	close(s);
+	while (!c->srv_closed || mrc_psn_before(c->rxw.cum, c->close_psn + 1)) {
+		r = peer_recv(&self->peer, 5000, &rx);
+		ASSERT_EQ(1, r) TH_LOG("no reply and CLOSE");
+	}
+	EXPECT_EQ(100, c->data_bytes);
+	t_ack = now_ms();	/* B takes the ACK after this */
+	ASSERT_EQ(0, peer_ack(c, 0, c->trig_psn, c->trig_ev, c->trig_tx));
+	acks_until_reset(self, c, true, 20000);
+	ASSERT_EQ(1, c->resets) TH_LOG("alive 20 s after everything was acknowledged");
+	dt = c->reset_ms - t_ack;
+	TH_LOG("(a) everything acknowledged: RESET (reason %u) %lld ms after that ACK",
+	       c->reset_reason, dt);
+	EXPECT_EQ(MRC_RESET_TIMEOUT, c->reset_reason);
+	EXPECT_GE(dt, 3000 - 10);
+	EXPECT_LE(dt, 3000 + 1500);
+
+	/* (b) */
+	s = open_conn(_metadata, self, &c, SEG);
+	ASSERT_GE(s, 0);
+	t_hs = c->established_ms;	/* the ACK that completed the handshake */
+	c->ack_data = false;
+	fill_msg(reply, sizeof(reply), 301);
+	ASSERT_EQ((int)sizeof(reply), do_send(s, reply, sizeof(reply), 0));
+	close(s);
+	acks_until_reset(self, c, false, 30000);
+	ASSERT_EQ(1, c->resets) TH_LOG("the orphan still lives 30 s after its last progress");
+	dt = c->reset_ms - t_hs;
+	TH_LOG("(b) nothing acknowledged: RESET (reason %u) %lld ms after the handshake;",
+	       c->reset_reason, dt);
+	TH_LOG("  %u DATA and CLOSE packets received, %u of them again",
+	       c->data_pkts[0], c->data_dups);
+	EXPECT_EQ(MRC_RESET_TIMEOUT, c->reset_reason);
+	EXPECT_GE(dt, DEAD_PEER_MS - 10);
+	EXPECT_LE(dt, DEAD_PEER_MS + RTO_MAX_MS + 1500);
+	EXPECT_GT(c->data_dups, 0) TH_LOG("the orphan never retransmitted");
+	EXPECT_EQ(bad_ack0, drops(self, "bad-ack")) TH_LOG("the peer's ACKs were not valid");
+	EXPECT_EQ(0, conn_count_in(self->nsb, self->nsa, false));
 }
 
 TEST_HARNESS_MAIN
