@@ -20,6 +20,8 @@
  *  - withheld_segments (S2): memory per connection, per device and of
  *    the protocol, with every message's first segment withheld.
  *  - orphan_acks (S4): ACKs do not keep an orphan alive.
+ *  - rail_claims (S3): a rail the peer merely announced gets challenges
+ *    only.
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -34,6 +36,7 @@
 #define WIN_PKTS	2048		/* MRC_WIN_PKTS (core/rxwin.h) */
 #define DEAD_PEER_MS	10000		/* MRC_DEAD_PEER_MS (mrc.h) */
 #define RTO_MAX_MS	2000		/* MRC_RTO_MAX_US (mrc.h) */
+#define CHALLENGES	8		/* MRC_CHALLENGES (sock.h) */
 #define PCPU_PAGES	256		/* per-CPU batch of a proto's memory_allocated */
 
 /* Module parameters a test may change; the teardown restores them. */
@@ -873,6 +876,239 @@ TEST_F_TIMEOUT(bounds, orphan_acks, 90)
 	EXPECT_GT(c->data_dups, 0) TH_LOG("the orphan never retransmitted");
 	EXPECT_EQ(bad_ack0, drops(self, "bad-ack")) TH_LOG("the peer's ACKs were not valid");
 	EXPECT_EQ(0, conn_count_in(self->nsb, self->nsa, false));
+}
+
+/* ---- rails the peer only claims -------------------------------------------- */
+
+/* What reached the victim's UDP port 4796. */
+struct victim {
+	int fd;
+	u32 pkts, challenges, other;
+	u32 types[__MRC_PKT_MAX];
+	long long last_ms;
+};
+
+static void victim_drain(struct victim *v)
+{
+	unsigned char buf[2048];
+	struct mrc_pkt pkt;
+	ssize_t n;
+
+	while ((n = recv(v->fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0) {
+		v->pkts++;
+		v->last_ms = now_ms();
+		if (mrc_wire_parse(buf, n, &pkt) != MRC_DROP_NONE) {
+			v->other++;
+			continue;
+		}
+		v->types[pkt.type]++;
+		if (pkt.type == MRC_PKT_PROBE && pkt.flags & MRC_F_PROBE_CHALLENGE)
+			v->challenges++;
+		else
+			v->other++;
+	}
+}
+
+/* Packets tc counted on @dev's ingress in namespace @ns, or -1. */
+static long tc_count_in(int ns, int home, const char *dev)
+{
+	char cmd[128], line[512];
+	long bytes, pkts = -1;
+	FILE *f;
+
+	if (setns(ns, CLONE_NEWNET))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "tc -s filter show dev %s ingress", dev);
+	f = popen(cmd, "r");
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			const char *p = strstr(line, "Sent ");
+
+			if (p && sscanf(p, "Sent %ld bytes %ld pkt", &bytes, &pkts) == 2)
+				break;
+		}
+		pclose(f);
+	}
+	if (setns(home, CLONE_NEWNET))
+		return -1;
+	return pkts;
+}
+
+/* Traffic both ways on connection @c / server socket @s. */
+struct pump {
+	u32 srv_msgs, srv_bytes;	/* the server sent */
+	u32 peer_msgs;			/* the peer sent */
+	u32 got_msgs;			/* the server received, intact */
+	u32 bad;			/* the server received, not intact */
+};
+
+/*
+ * Pump for @ms (or, with @until, until it says so, at most @ms): the
+ * server sends 1000-byte messages (at most one a ms), the peer 300-byte
+ * ones within its credit, the server reads; the peer acknowledges and
+ * answers (its flags), the victim's port is drained.
+ */
+static void pump(struct _test_data_bounds *self, struct peer_conn *c, int s,
+		 struct pump *pu, struct victim *v, int ms,
+		 bool (*until)(struct peer_conn *c, struct victim *v))
+{
+	unsigned char out[1000], in[1001], msg[300];
+	long long t0 = now_ms(), last = 0;
+	struct peer_rx rx;
+	int r, k = 0;
+
+	memset(out, 0x5a, sizeof(out));
+	while (now_ms() - t0 < ms && !(until && until(c, v))) {
+		/* At most one message a ms from the server. */
+		if (now_ms() > last &&
+		    do_send(s, out, sizeof(out), MSG_DONTWAIT) == (int)sizeof(out)) {
+			pu->srv_msgs++;
+			pu->srv_bytes += sizeof(out);
+			last = now_ms();
+		}
+		if (!(k++ % 4) && mrc_psn_before(c->next_psn, c->credit)) {
+			fill_msg(msg, sizeof(msg), 1000 + c->next_msg);
+			if (!peer_data(c, 0, c->next_psn, c->next_msg, sizeof(msg), 0, msg,
+				       sizeof(msg), MRC_F_DATA_ACK_NOW)) {
+				c->next_psn++;
+				c->next_msg++;
+				pu->peer_msgs++;
+			}
+		}
+		while ((r = do_recv(s, in, sizeof(in), MSG_DONTWAIT, NULL)) > 0) {
+			if (r == sizeof(msg) && check_msg(in, r, 1000 + pu->got_msgs) == -1)
+				pu->got_msgs++;
+			else
+				pu->bad++;
+		}
+		peer_recv(&self->peer, 10, &rx);
+		while (peer_recv(&self->peer, 0, &rx) > 0)
+			;
+		if (v)
+			victim_drain(v);
+	}
+}
+
+static bool all_challenges(struct peer_conn *c, struct victim *v)
+{
+	return v->challenges >= CHALLENGES;
+}
+
+static bool data_on_plane1(struct peer_conn *c, struct victim *v)
+{
+	return c->data_pkts[1] >= 20;
+}
+
+/* Let the server's data be acknowledged: at most @ms. */
+static int settle(struct _test_data_bounds *self, int s, int ms)
+{
+	long long t0 = now_ms();
+	struct mrc_info info;
+
+	do {
+		peer_drain(&self->peer, 20, 200);
+		if (get_info(s, &info))
+			return -1;
+		if (!info.in_flight && !info.snd_queue && !info.lost)
+			return 0;
+	} while (now_ms() - t0 < ms);
+	return -1;
+}
+
+/*
+ * S3: the peer announces, besides its real plane-0 rail, a plane-1 rail
+ * at the victim V's address (10.1.0.3, on the segment of B's rail b1)
+ * and never answers there (V's port 4796 is a plain UDP socket that
+ * counts; tc counts every IPv4 packet from B's 10.1.0.2 at V's ingress).
+ * While data flows both ways on plane 0, V gets the challenges of
+ * plane 1 and nothing else: PROBEs with the CHALLENGE flag, 8
+ * (MRC_CHALLENGES) in all, then silence (a 9th would come at most 4 s
+ * after the 8th).  Second run: a peer that announces its own plane-1
+ * rail and answers the challenge there gets DATA on plane 1, and none
+ * before it answered.  Before the fix every announced rail got DATA,
+ * ACKs, probes and RESETs, and failed paths there were probed and
+ * replaced for as long as the connection lived.
+ */
+TEST_F_TIMEOUT(bounds, rail_claims, 120)
+{
+	const struct peer_rail claim[] = { { 0, "10.0.0.1" }, { 1, "10.1.0.3" } };
+	const struct peer_rail own[] = { { 0, "10.0.0.1" }, { 1, "10.1.0.1" } };
+	struct victim v = { .fd = -1 };
+	struct pump pu = { 0 }, pu2 = { 0 };
+	struct mrc_info info;
+	struct peer_conn *c, *c2;
+	long long t0, t_8th;
+	u32 v1;
+	long tc;
+	int s, s2, r;
+
+	v.fd = udp_socket_in(self->nsv, self->nsa, "10.1.0.3", MRC_PORT, PEER_RCVBUF);
+	ASSERT_GE(v.fd, 0) TH_LOG("the victim's socket: %s", strerror(-v.fd));
+	ASSERT_EQ(0, run_in(self->nsv, self->nsa, "tc qdisc add dev v1 clsact && %s %s",
+			    "tc filter add dev v1 ingress protocol ip prio 1",
+			    "flower src_ip 10.1.0.2 action pass"));
+
+	c = peer_conn_new(&self->peer);
+	c->answer_challenges = 1;	/* plane 0 only: never on the victim's */
+	r = peer_connect(c, 0, "10.0.0.2", BOUNDS_PORT, SEG, claim, 2, 5000);
+	ASSERT_EQ(0, r) TH_LOG("handshake: %s", strerror(-r));
+	s = accept_wait(self->lfd, 5000, 0);
+	ASSERT_GE(s, 0);
+	ASSERT_EQ(0, get_info(s, &info));
+	EXPECT_EQ(2, info.planes) TH_LOG("both announced planes are the connection's");
+	t0 = now_ms();
+	pump(self, c, s, &pu, &v, 40000, all_challenges);
+	t_8th = v.last_ms;
+	ASSERT_EQ(CHALLENGES, v.challenges) TH_LOG("after %lld ms", now_ms() - t0);
+	/* Silence after the 8th: longer than the longest interval, 4 s. */
+	pump(self, c, s, &pu, &v, 4500, NULL);
+	EXPECT_EQ(0, settle(self, s, 30000)) TH_LOG("the server's data was not all acknowledged");
+	victim_drain(&v);
+	tc = tc_count_in(self->nsv, self->nsa, "v1");
+	TH_LOG("victim: %u packets in %lld ms (the 8th challenge at %lld ms):",
+	       v.pkts, now_ms() - t0, t_8th - t0);
+	TH_LOG("  %u challenges, %u other; tc counted %ld", v.challenges, v.other, tc);
+	EXPECT_EQ(CHALLENGES, v.challenges);
+	EXPECT_EQ(0, v.other) TH_LOG("DATA %u, ACK %u, RESET %u, PROBE_ACK %u",
+				     v.types[MRC_PKT_DATA], v.types[MRC_PKT_ACK],
+				     v.types[MRC_PKT_RESET], v.types[MRC_PKT_PROBE_ACK]);
+	EXPECT_EQ(v.pkts, tc) TH_LOG("packets from B to V that were not UDP to port 4796");
+	/* The connection worked on plane 0 meanwhile. */
+	ASSERT_EQ(0, get_info(s, &info));
+	TH_LOG("plane 0: the server sent %u messages (%u bytes), the peer received %llu bytes",
+	       pu.srv_msgs, pu.srv_bytes, (unsigned long long)c->data_bytes);
+	TH_LOG("  in %u DATA packets; the peer sent %u messages, the server read %u",
+	       c->data_pkts[0], pu.peer_msgs, pu.got_msgs);
+	EXPECT_GT(pu.srv_msgs, 0);
+	EXPECT_EQ(pu.srv_bytes, c->data_bytes);
+	EXPECT_EQ(pu.srv_msgs, info.tx_msgs);
+	EXPECT_GT(pu.peer_msgs, 0);
+	EXPECT_EQ(pu.peer_msgs, pu.got_msgs);
+	EXPECT_EQ(0, pu.bad);
+	EXPECT_EQ(0, c->data_pkts[1]) TH_LOG("DATA from B on the peer's own plane-1 address");
+	EXPECT_EQ(0, self->peer.rx_plane[1]) TH_LOG("packets to the peer's own plane-1 address");
+
+	/* Second run: the peer's own plane-1 rail, challenges answered. */
+	v1 = v.pkts;
+	c2 = peer_conn_new(&self->peer);
+	r = peer_connect(c2, 0, "10.0.0.2", BOUNDS_PORT, SEG, own, 2, 5000);
+	ASSERT_EQ(0, r) TH_LOG("handshake: %s", strerror(-r));
+	s2 = accept_wait(self->lfd, 5000, 0);
+	ASSERT_GE(s2, 0);
+	pump(self, c2, s2, &pu2, &v, 30000, data_on_plane1);
+	TH_LOG("second run: %u challenges on plane 1, answered %lld ms after the handshake;",
+	       c2->challenges[1], c2->chal_answered_ms[1] - c2->established_ms);
+	TH_LOG("  %u DATA packets on plane 1, the first %lld ms after the answer",
+	       c2->data_pkts[1], c2->data_first_ms[1] - c2->chal_answered_ms[1]);
+	EXPECT_GE(c2->challenges[1], 1);
+	ASSERT_GE(c2->data_pkts[1], 20) TH_LOG("plane 1 never carried data");
+	EXPECT_GE(c2->data_first_ms[1], c2->chal_answered_ms[1])
+		TH_LOG("DATA on plane 1 before the challenge was answered");
+	victim_drain(&v);
+	EXPECT_EQ(v1, v.pkts) TH_LOG("the victim got packets of the second run");
+	close(s2);
+	close(s);
+	close(v.fd);
 }
 
 TEST_HARNESS_MAIN
