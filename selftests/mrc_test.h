@@ -501,6 +501,99 @@ static inline int mrc_two_hosts(int *nsa, int *nsb)
 	return 0;
 }
 
+/*
+ * The hosts of a userspace peer (mrc_peer.h), and a third party:
+ *
+ *   A (peer):    no mrc device; a0 10.0.0.1/24, br1 10.1.0.1/24 (bridge
+ *                of a1 and av)
+ *   B (server):  mrcB, rails b0 10.0.0.2/24, b1 10.1.0.2/24
+ *   V (victim):  v1 10.1.0.3/24 (av <-> v1), on plane 1's segment
+ *   a0 <-> b0, a1 <-> b1
+ *
+ * Without an mrc device, nothing in A holds UDP port 4796, where B's mrc
+ * sends everything: the peer binds it on A's rail addresses.  V is an
+ * address of the 10.1.0.0/24 segment that B reaches through its rail b1
+ * but that is not A's.  *@nsa, *@nsb and *@nsv get the namespaces; the
+ * caller is left in A.  Returns 0, or a line of the failure.
+ */
+static inline int mrc_peer_hosts(int *nsa, int *nsb, int *nsv)
+{
+	char veths[512];
+	pid_t me = getpid();
+
+	*nsa = -1;
+	*nsb = -1;
+	*nsv = -1;
+	if (unshare(CLONE_NEWNET))
+		return __LINE__;
+	*nsa = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*nsa < 0 || unshare(CLONE_NEWNET))
+		return __LINE__;
+	*nsv = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*nsv < 0 || unshare(CLONE_NEWNET))
+		return __LINE__;
+	*nsb = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*nsb < 0)
+		return __LINE__;
+
+	snprintf(veths, sizeof(veths),
+		 "link add b0 type veth peer name a0 netns /proc/%d/fd/%d\n"
+		 "link add b1 type veth peer name a1 netns /proc/%d/fd/%d\n",
+		 me, *nsa, me, *nsa);
+	if (host_config('b', 2, veths))
+		return __LINE__;
+	if (setns(*nsv, CLONE_NEWNET) ||
+	    ip_batch("link set dev lo up\n"
+		     "link add v1 type veth peer name av netns /proc/%d/fd/%d\n"
+		     "addr add 10.1.0.3/24 dev v1\n"
+		     "link set dev v1 up\n", me, *nsa))
+		return __LINE__;
+	if (setns(*nsa, CLONE_NEWNET) ||
+	    ip_batch("link set dev lo up\n"
+		     "link add br1 type bridge stp_state 0 forward_delay 0\n"
+		     "link set dev a1 master br1\n"
+		     "link set dev av master br1\n"
+		     "addr add 10.0.0.1/24 dev a0\n"
+		     "addr add 10.1.0.1/24 dev br1\n"
+		     "link set dev a0 up\n"
+		     "link set dev a1 up\n"
+		     "link set dev av up\n"
+		     "link set dev br1 up\n"))
+		return __LINE__;
+	/* a0, a1, av, br1; v1; b0, b1, mrcB */
+	if (wait_links_up(4))
+		return __LINE__;
+	if (setns(*nsv, CLONE_NEWNET) || wait_links_up(1))
+		return __LINE__;
+	if (setns(*nsb, CLONE_NEWNET) || wait_links_up(3))
+		return __LINE__;
+	if (setns(*nsa, CLONE_NEWNET))
+		return __LINE__;
+	return 0;
+}
+
+/*
+ * Mount the sysfs of namespace @ns on the directory @dir, from and back
+ * to @home: /sys/class/net there shows @ns's devices for as long as the
+ * mount lives, to be read as often as needed (sysfs_read_in() mounts
+ * once per read).  The caller's mounts become private to it
+ * (unshare(CLONE_NEWNS)).  Returns 0 or -errno.
+ */
+static inline int sysfs_mount_in(int ns, int home, const char *dir)
+{
+	int err = 0;
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	if (setns(ns, CLONE_NEWNET))
+		return -errno;
+	if (mount("sysfs", dir, "sysfs", 0, NULL))
+		err = -errno;
+	if (setns(home, CLONE_NEWNET))
+		return -errno;
+	return err;
+}
+
 /* Run a shell command in namespace @ns, from and back to @home. */
 static inline int run_in(int ns, int home, const char *fmt, ...)
 {
@@ -634,7 +727,8 @@ static inline long slab_active(void)
 static inline int conn_count_in(int ns, int home, bool show)
 {
 	const char *top = getenv("MRC_TOP");
-	char cmd[512], line[512];
+	char cmd[512], *line = NULL;
+	size_t size = 0;
 	int n = 0;
 	FILE *f;
 
@@ -644,7 +738,8 @@ static inline int conn_count_in(int ns, int home, bool show)
 		 top ?: "..", show ? "-s" : "-j");
 	f = popen(cmd, "r");
 	if (f) {
-		while (fgets(line, sizeof(line), f)) {
+		/* Whole lines: the JSON is one line, an "id" must not be cut. */
+		while (getline(&line, &size, f) > 0) {
 			const char *p = line;
 
 			if (show)
@@ -659,6 +754,7 @@ static inline int conn_count_in(int ns, int home, bool show)
 	} else {
 		n = -1;
 	}
+	free(line);
 	if (ns >= 0 && setns(home, CLONE_NEWNET))
 		return -1;
 	return n;
