@@ -218,7 +218,7 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	req->dst_port = ms->peer.smrc_port;
 	req->src_port = ms->local.smrc_port;
 	req->isn = cpu_to_be32(ms->isn);
-	req->rwnd = cpu_to_be32(mrc_input_initial_credit(ms));
+	req->rwnd = cpu_to_be32(mrc_input_initial_credit(ms, ms->mdev));
 	req->max_payload = cpu_to_be16(ms->seg_size);
 	req->n_rails = n;
 	req->max_msg_size = cpu_to_be32(ms->max_msg);
@@ -251,7 +251,8 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
  * the receive memory a connection may pin grows as segments shrink, so
  * the smallest segment we accept is our setting, not the peer's.
  */
-static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
+static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt,
+			  const struct mrc_dev *mdev)
 {
 	const struct mrc_wire_req *req = &pkt->u.req.req;
 	u32 i;
@@ -285,7 +286,7 @@ static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt)
 	ms->ack_trig.psn = ms->peer_isn - 1;
 	ms->rx_truesize = mrc_input_truesize(ms->seg_size);
 	/* The credit of our REQ/ACCEPT: enforced from now on. */
-	ms->rwnd_adv = ms->peer_isn + mrc_input_initial_credit(ms);
+	ms->rwnd_adv = ms->peer_isn + mrc_input_initial_credit(ms, mdev);
 	return true;
 }
 
@@ -628,7 +629,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	 */
 	if (child->lrail[plane].family)
 		child->lrail[plane].addr = *daddr;
-	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt) ||
+	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt, mdev) ||
 	    !child->lrail[plane].family || !child->prail[plane].family) {
 		mrc_count_drop(mdev, rail, MRC_DROP_BAD_FIELD);
 		mrc_child_drop(lis, child);
@@ -692,7 +693,7 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
 		return;
 	}
-	if (!mrc_take_peer(ms, pkt)) {
+	if (!mrc_take_peer(ms, pkt, ms->mdev)) {
 		/*
 		 * Segments smaller than we accept: refuse the connection, and
 		 * tell the half-open child (raw, to the address connect()

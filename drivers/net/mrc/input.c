@@ -166,17 +166,27 @@ void mrc_input_commit(struct mrc_sock *ms)
 /**
  * mrc_input_initial_credit() - the credit of our REQ or ACCEPT, in packets
  * @ms: the connection (its segment size and max_msg set)
+ * @mdev: the device it runs on (a half-open child has not joined it yet)
  *
- * Fixed the first time it is asked for, so a retransmitted REQ and the
- * credit we then enforce (@rwnd_adv) agree.
+ * At most MRC_INITIAL_CREDIT PSNs, what the connection's limit holds, and
+ * what the device can still back: the credit of a handshake is not
+ * committed until the connection is established, so it stays small.  At
+ * least one PSN.  Fixed the first time it is asked for, so a
+ * retransmitted REQ and the credit we then enforce (@rwnd_adv) agree.
  *
  * Return: packets the peer may send from its isn before our first ACK.
  */
-u32 mrc_input_initial_credit(struct mrc_sock *ms)
+u32 mrc_input_initial_credit(struct mrc_sock *ms, const struct mrc_dev *mdev)
 {
-	if (!ms->rwnd_init)
-		ms->rwnd_init = clamp_t(u32, mrc_input_limit(ms) /
-					mrc_input_psn_cost(ms), 1, MRC_WIN_PKTS / 2);
+	u32 cost = mrc_input_psn_cost(ms), pkts;
+	long room;
+
+	if (ms->rwnd_init)
+		return ms->rwnd_init;
+	pkts = min_t(u32, mrc_input_limit(ms) / cost, MRC_INITIAL_CREDIT);
+	room = (long)READ_ONCE(mrc_dev_rmem_max) - atomic_long_read(&mdev->rmem);
+	pkts = min_t(u32, pkts, room > 0 ? room / cost : 0);
+	ms->rwnd_init = max(pkts, 1U);
 	return ms->rwnd_init;
 }
 

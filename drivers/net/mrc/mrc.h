@@ -248,6 +248,7 @@ struct mrc_net {
 #define MRC_DEAD_PEER_MS	10000	/* no progress for this long: ETIMEDOUT */
 #define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
 #define MRC_ACK_EVERY		2	/* ACK at least every N packets */
+#define MRC_INITIAL_CREDIT	64	/* PSNs a REQ/ACCEPT grants, at most */
 #define MRC_MAX_INFLIGHT	2048	/* packets: a cap above the congestion windows */
 #define MRC_EVS_PER_PLANE_DEFAULT 32	/* paths per plane of a connection */
 #define MRC_EVS_PER_PLANE_MAX	256

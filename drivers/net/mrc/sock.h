@@ -525,7 +525,7 @@ void mrc_input_purge(struct mrc_sock *ms, bool all);
 void mrc_input_init(struct mrc_sock *ms);
 void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq);
 u32 mrc_input_limit(const struct mrc_sock *ms);
-u32 mrc_input_initial_credit(struct mrc_sock *ms);
+u32 mrc_input_initial_credit(struct mrc_sock *ms, const struct mrc_dev *mdev);
 u32 mrc_input_truesize(u32 seg);
 void mrc_input_leave_dev(struct mrc_sock *ms);
 void mrc_input_commit(struct mrc_sock *ms);
