@@ -528,6 +528,12 @@ big_flood() {
 	EXP=$((ACC - newc))
 	tap_diag "req-flood: $SENT REQs to port $BIGPORT in $((SECONDS - flood_at)) s: $H0 half-open before, $ACC more, $HALL after ($HBIG on port $BIGPORT); expired meanwhile: $GONE of those before, $EXP of its own"
 }
+# A slow kernel (the debug one: 6-25 ms a REQ) cannot fill the device
+# within 10 s: the flood's half-open connections live 2 minutes here, and
+# 10 s again (the default) once it was counted.
+HOTO=/sys/module/mrc/parameters/half_open_timeout_ms
+hoto0=$(cat $HOTO)
+echo 120000 >$HOTO
 big_flood 1200
 if [ "$GONE" != 0 ] || [ "$EXP" != 0 ]; then
 	created=$((created + ACC))
@@ -546,8 +552,9 @@ if [ "$GONE" = 0 ] && [ "$EXP" = 0 ]; then
 else
 	tap_fail "req-flood (port $BIGPORT): the device never held 1024 half-open connections" \
 		"$EXP of the $ACC half-open connections of a flood of $SENT REQs expired before it was counted" \
-		"(their lifetime is the dead-peer time, MRC_DEAD_PEER_MS, a constant 10 s)"
+		"(their lifetime was half_open_timeout_ms: $(cat $HOTO) ms)"
 fi
+echo "$hoto0" >$HOTO
 conn_find $PORT
 check_eq "every kind was fired while the transfer ran (B's connection established after $((SECONDS - xfer_at)) s; at most ${XFER_S} s)" \
 	"$BID" "$CID"

@@ -47,6 +47,10 @@ unsigned int mrc_orphan_fin_timeout_ms = 10000;
 module_param_named(orphan_fin_timeout_ms, mrc_orphan_fin_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(orphan_fin_timeout_ms,
 		 "How long a closed socket whose data is all acknowledged waits for the peer's CLOSE, ms");
+unsigned int mrc_half_open_timeout_ms = MRC_DEAD_PEER_MS;
+module_param_named(half_open_timeout_ms, mrc_half_open_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(half_open_timeout_ms,
+		 "How long a half-open connection waits for its client, ms");
 unsigned int mrc_max_orphans = 4096;
 module_param_named(max_orphans, mrc_max_orphans, uint, 0644);
 MODULE_PARM_DESC(max_orphans,

@@ -405,6 +405,8 @@ static void mrc_conn_rto(struct timer_list *t)
 		 * A client that never answered our ACCEPT gets no RESET, nor
 		 * a server that never answered our REQ (we know no id of it).
 		 */
+		if (ms->state == MRC_ST_REQ_RCVD)
+			dead = msecs_to_jiffies(READ_ONCE(mrc_half_open_timeout_ms));
 		if (time_after(jiffies, ms->last_progress + dead))
 			mrc_conn_abort(ms, ETIMEDOUT, false, &xq);
 		else

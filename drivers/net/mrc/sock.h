@@ -559,6 +559,7 @@ extern unsigned int mrc_min_seg_size;
 extern unsigned long mrc_dev_rmem_max;
 extern unsigned int mrc_orphan_fin_timeout_ms;
 extern unsigned int mrc_max_orphans;
+extern unsigned int mrc_half_open_timeout_ms;
 extern atomic_t mrc_orphans;
 
 /**
