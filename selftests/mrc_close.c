@@ -49,6 +49,7 @@
 FIXTURE(close) {
 	int nsa, nsb;	/* namespaces: client side, server side */
 	int lfd;	/* listener in B on CLOSE_PORT */
+	char sys[64];	/* B's sysfs, mounted by mount_b_sysfs(), or "" */
 };
 
 FIXTURE_SETUP(close)
@@ -56,6 +57,7 @@ FIXTURE_SETUP(close)
 	int line;
 
 	self->lfd = -1;
+	self->sys[0] = 0;
 	ASSERT_GT(mrc_family(), 0) TH_LOG("mrc.ko is not loaded");
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
@@ -65,6 +67,10 @@ FIXTURE_SETUP(close)
 
 FIXTURE_TEARDOWN(close)
 {
+	if (self->sys[0]) {
+		umount2(self->sys, MNT_DETACH);
+		rmdir(self->sys);
+	}
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -146,13 +152,36 @@ static long tc_drops(int ns, int home, char host)
 	return n;
 }
 
-/* A counter of a device's drops (/sys/class/net/DEV/mrc_drops/REASON). */
-static long dev_drops(int ns, const char *dev, const char *reason)
+/*
+ * Mount B's sysfs on a directory of its own, for counters read at a
+ * precise moment: b_drops() reads in microseconds where sysfs_read_in()
+ * forks and mounts (100 ms and more on the debug kernel under TCG).
+ */
+static int mount_b_sysfs(FIXTURE_DATA(close) *self)
+{
+	snprintf(self->sys, sizeof(self->sys), "/tmp/mrc_close.XXXXXX");
+	if (!mkdtemp(self->sys)) {
+		self->sys[0] = 0;
+		return -errno;
+	}
+	return sysfs_mount_in(self->nsb, self->nsa, self->sys);
+}
+
+/* mrcB's drop counter @reason, through the mount of mount_b_sysfs(). */
+static long b_drops(FIXTURE_DATA(close) *self, const char *reason)
 {
 	char path[256];
+	long v = -1;
+	FILE *f;
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/mrc_drops/%s", dev, reason);
-	return sysfs_read_in(ns, path);
+	snprintf(path, sizeof(path), "%s/class/net/mrcB/mrc_drops/%s", self->sys, reason);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }
 
 /* recv() until something else than a message: that result (0, -errno). */
@@ -282,7 +311,9 @@ TEST_F_TIMEOUT(close, reply_close_duplicates, 240)
 	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a',
 			      "tc filter add dev X parent 1: protocol ip prio 1 u32 "
 			      U32_DATA " flowid 1:1"));
-	dups0 = dev_drops(self->nsb, "mrcB", "duplicate");
+	k = mount_b_sysfs(self);
+	ASSERT_EQ(0, k) TH_LOG("B's sysfs: %s", strerror(-k));
+	dups0 = b_drops(self, "duplicate");
 	ASSERT_GE(dups0, 0);
 	for (r = 0; r < rounds; r++) {
 		pair(_metadata, self->lfd, &c, &s);
@@ -294,8 +325,7 @@ TEST_F_TIMEOUT(close, reply_close_duplicates, 240)
 		k = recv_all(s, req, nreq, r * 100, &got);
 		ASSERT_EQ(-1, k) TH_LOG("round %d: request %d: %d", r, k, got);
 		close(s);	/* duplicates of the request still arrive */
-		at_close = dev_drops(self->nsb, "mrcB", "duplicate") +
-			   dev_drops(self->nsb, "mrcB", "no-conn");
+		at_close = b_drops(self, "duplicate") + b_drops(self, "no-conn");
 
 		k = recv_all(c, reply, 1, r + 7, &got);
 		if (k != -1 && got == -ECONNRESET)
@@ -304,11 +334,10 @@ TEST_F_TIMEOUT(close, reply_close_duplicates, 240)
 		EXPECT_EQ(0, do_recv(c, &got, sizeof(got), 0, NULL))
 			TH_LOG("round %d: EOF", r);
 		usleep(250000);		/* the last copies (195 ms at most) */
-		late += dev_drops(self->nsb, "mrcB", "duplicate") +
-			dev_drops(self->nsb, "mrcB", "no-conn") - at_close;
+		late += b_drops(self, "duplicate") + b_drops(self, "no-conn") - at_close;
 		close(c);
 	}
-	dups = dev_drops(self->nsb, "mrcB", "duplicate") - dups0;
+	dups = b_drops(self, "duplicate") - dups0;
 	TH_LOG("%d rounds: %d duplicates at the server, %ld of them after close(),",
 	       rounds, dups, late);
 	TH_LOG("  %d resets", resets);
