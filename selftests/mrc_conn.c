@@ -695,12 +695,12 @@ TEST_F_TIMEOUT(conn, slow_reader, 180)
  * Credit granted to a connection that then went quiet does not keep the
  * device from the others: 12 connections each receive a largest message
  * (their credit grows to their whole limit, 7 MB) and go idle on a
- * device whose dev_rmem_max holds 6 such limits; a 13th still receives
+ * device whose dev_rmem_max holds 4 such limits; a 13th still receives
  * its largest message, as does each of the 12 again.
  */
 TEST_F_TIMEOUT(conn, idle_credit, 180)
 {
-	const int n = 12, devmax = 48 << 20;
+	const int n = 12, devmax = 32 << 20;
 	unsigned char *buf = malloc(MAX_MSG + 1);
 	int c[13], s[13], i, r;
 	struct mrc_info info;
