@@ -102,6 +102,10 @@ check: setup
 check-debug: setup
 	@$(TOP)/tools/check.sh debug
 
+# check-debug with every selftest, at full size (about 45 min).
+check-debug-full: setup
+	@$(TOP)/tools/check.sh debug-full
+
 # Two VMs linked by 4 multiqueue virtio-net NICs each (part of make check).
 check-twovm: module tools
 	$(TOP)/tools/vm/run2 --tap $(TOP)/selftests/mrc_twovm.sh $(TOP)/selftests/mrc_twovm_b.sh
@@ -132,4 +136,4 @@ clean:
 	rm -rf .build results
 
 .PHONY: all setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
-	check check-debug check-twovm demo bench vm-shell print-krel print-debug-ko clean
+	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-debug-ko clean

@@ -34,6 +34,7 @@ FIXTURE(conn) {
 	int nsa, nsb;	/* namespaces: client side, server side */
 	int mrcb;	/* ifindex of mrcB (in B) */
 	int lfd;	/* listener in B on CONN_PORT */
+	long dev_rmem_max;	/* the parameter, restored if a test changed it */
 };
 
 FIXTURE_SETUP(conn)
@@ -44,6 +45,8 @@ FIXTURE_SETUP(conn)
 	self->nsb = -1;
 	self->lfd = -1;
 	ASSERT_GT(mrc_family(), 0) TH_LOG("mrc.ko is not loaded");
+	self->dev_rmem_max = mrc_param("dev_rmem_max");
+	ASSERT_GT(self->dev_rmem_max, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -58,6 +61,8 @@ FIXTURE_SETUP(conn)
 
 FIXTURE_TEARDOWN(conn)
 {
+	if (self->dev_rmem_max > 0 && mrc_param("dev_rmem_max") != self->dev_rmem_max)
+		mrc_set_param("dev_rmem_max", self->dev_rmem_max);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -684,6 +689,58 @@ TEST_F_TIMEOUT(conn, slow_reader, 180)
 	free(buf);
 	close(c);
 	close(s);
+}
+
+/*
+ * Credit granted to a connection that then went quiet does not keep the
+ * device from the others: 12 connections each receive a largest message
+ * (their credit grows to their whole limit, 7 MB) and go idle on a
+ * device whose dev_rmem_max holds 4 such limits; a 13th still receives
+ * its largest message, as does each of the 12 again.
+ */
+TEST_F_TIMEOUT(conn, idle_credit, 180)
+{
+	const int n = 12, devmax = 32 << 20;
+	unsigned char *buf = malloc(MAX_MSG + 1);
+	int c[13], s[13], i, r;
+	struct mrc_info info;
+	long long t0;
+
+	ASSERT_NE(NULL, buf);
+	ASSERT_EQ(0, mrc_set_param("dev_rmem_max", devmax));
+	for (i = 0; i <= n; i++) {
+		connect_pair(_metadata, self->lfd, "10.1.0.2", &c[i], &s[i]);
+		ASSERT_EQ(0, set_timeo(s[i], SO_RCVTIMEO, 20000));
+	}
+	for (i = 0; i <= n; i++) {
+		t0 = now_ms();
+		fill_msg(buf, MAX_MSG, i);
+		ASSERT_EQ(MAX_MSG, do_send(c[i], buf, MAX_MSG, 0));	/* queued whole */
+		r = do_recv(s[i], buf, MAX_MSG + 1, 0, NULL);
+		ASSERT_EQ(MAX_MSG, r)
+			TH_LOG("connection %d: recv %d after %lld ms", i, r, now_ms() - t0);
+		ASSERT_EQ(-1, check_msg(buf, MAX_MSG, i)) TH_LOG("connection %d", i);
+		ASSERT_EQ(0, get_info(s[i], &info));
+		if (!i) {
+			TH_LOG("a connection's limit: %u bytes; dev_rmem_max %d",
+			       info.rmem_limit, devmax);
+			/* The scenario: the idle connections' limits exceed it. */
+			ASSERT_GT((long long)n * info.rmem_limit, 2LL * devmax);
+		}
+	}
+	/* They wake up, in the other order. */
+	for (i = n; i >= 0; i--) {
+		fill_msg(buf, MAX_MSG, 100 + i);
+		ASSERT_EQ(MAX_MSG, do_send(c[i], buf, MAX_MSG, 0));
+		r = do_recv(s[i], buf, MAX_MSG + 1, 0, NULL);
+		ASSERT_EQ(MAX_MSG, r) TH_LOG("connection %d, again: recv %d", i, r);
+		ASSERT_EQ(-1, check_msg(buf, MAX_MSG, 100 + i)) TH_LOG("connection %d", i);
+	}
+	for (i = 0; i <= n; i++) {
+		close(c[i]);
+		close(s[i]);
+	}
+	free(buf);
 }
 
 static int conn_count(bool show)

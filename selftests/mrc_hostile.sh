@@ -116,9 +116,12 @@ cleanup() {
 		[ -n "$p" ] && kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
+	# a parameter the half-open flood raised, if it ended early
+	[ -n "$hoto0" ] && echo "$hoto0" >/sys/module/mrc/parameters/half_open_timeout_ms
 	rm -rf "$tmp"
 	_ns_cleanup
 }
+hoto0=
 trap cleanup EXIT
 
 # ---- topology ------------------------------------------------------------------

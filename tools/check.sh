@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/check.sh stock|debug - the test suite behind "make check" and
-# "make check-debug".  Runs every stage even when an earlier one failed
+# tools/check.sh stock|debug|debug-full - the test suite behind "make
+# check", "make check-debug" and "make check-debug-full".  Runs every stage even when an earlier one failed
 # (where it can), prints one TAP stream numbered across all stages, and
 # ends with the line "N passed, N failed, N skipped".
 #
@@ -14,7 +14,9 @@
 #          must fail).
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
-#          ending with a kmemleak scan.
+#          ending with a kmemleak scan: all but DEBUG_FULL_ONLY of
+#          selftests/Makefile, mrc_sysfuzz.sh for 20 s (CI: ~30 min).
+#   debug-full: the same with every selftest at its full size (~45 min).
 #
 # A stage that prints TAP and exits non-zero without a "not ok", or that
 # prints no result at all, gets a "not ok" naming it.
@@ -94,7 +96,17 @@ stock)
 		n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 	fi
 	;;
-debug)
+debug|debug-full)
+	if [ "$kind" = debug ]; then
+		# shellcheck disable=SC2207
+		tests=(--env MRC_SYSFUZZ_SECS=20 --tests
+		       $(make -s --no-print-directory -C "$top/selftests" list-tests-debug))
+		echo "# on the debug kernel in make check-debug-full only:" \
+			"$(make -s --no-print-directory -C "$top/selftests" list-debug-full-only);" \
+			"mrc_sysfuzz.sh for 20 s, not 60" | tee -a "$tap"
+	else
+		tests=(--env MRC_DEBUG_FULL=1 --tests)
+	fi
 	if stage "debug kernel: built (or cached) from linux-source-6.12" \
 		"$out/debug-kernel.log" "$top/tools/vm/debug-kernel.sh"; then
 		kdir=$("$top/tools/vm/debug-kernel.sh" --print-dir)
@@ -106,7 +118,7 @@ debug)
 			tap_stage "vm: tools/vm/run --kernel debug --tests" "" \
 				"$top/tools/vm/run" --kernel debug --kmemleak --timeout 4500 \
 				--module "$(make -s -C "$top" print-debug-ko)" \
-				--results "$out/vm" --tests
+				--results "$out/vm" "${tests[@]}"
 		else
 			n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 		fi
@@ -115,7 +127,7 @@ debug)
 	fi
 	;;
 *)
-	echo "usage: $0 stock|debug" >&2
+	echo "usage: $0 stock|debug|debug-full" >&2
 	exit 2 ;;
 esac
 

@@ -1107,7 +1107,8 @@ static int mrc_shutdown(struct socket *sock, int how)
 	}
 	WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | how);
 	if (how & SEND_SHUTDOWN) {
-		struct sk_buff *skb = mrc_output_alloc_close(GFP_KERNEL);
+		/* Small, and shutdown() does not fail for memory (TCP's). */
+		struct sk_buff *skb = mrc_output_alloc_close(GFP_KERNEL | __GFP_NOFAIL);
 
 		mrc_conn_lock(ms, &xq);
 		if (ms->state == MRC_ST_ESTABLISHED) {
@@ -1116,7 +1117,7 @@ static int mrc_shutdown(struct socket *sock, int how)
 			mrc_output_push(ms, &xq);
 		}
 		mrc_conn_unlock(ms, &xq);
-		kfree_skb(skb);
+		consume_skb(skb);	/* not needed after all */
 	}
 	sk->sk_state_change(sk);
 out:
@@ -1243,7 +1244,7 @@ static int mrc_release(struct socket *sock)
 	 * it).  The flag is set under the conn lock together with the check
 	 * for unread messages, so no message slips in between.
 	 */
-	close_skb = mrc_output_alloc_close(GFP_KERNEL);
+	close_skb = mrc_output_alloc_close(GFP_KERNEL | __GFP_NOFAIL);
 	mrc_conn_lock(ms, &xq);
 	sock_set_flag(sk, SOCK_DEAD);
 	switch (ms->state) {
@@ -1266,7 +1267,7 @@ static int mrc_release(struct socket *sock)
 		break;
 	}
 	mrc_conn_unlock(ms, &xq);
-	kfree_skb(close_skb);
+	consume_skb(close_skb);	/* not needed after all */
 
 	if (linger) {
 		timeo = sk->sk_lingertime;

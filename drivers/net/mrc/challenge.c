@@ -15,14 +15,18 @@
  * Who sends what to an address not proven yet:
  *  - the server (the end that got the REQ) challenges a rail only after a
  *    packet of the connection came from it (the client's own challenge,
- *    typically), and answers each challenge from it: one packet of the
- *    same size per packet received, so a hostile client cannot aim the
- *    server at a third party any more than with a plain spoofed packet;
+ *    typically), and answers each challenge from it with one packet of
+ *    the same size.  A hostile client spoofing a third party's address
+ *    gets one answer per spoofed packet sent there, plus our own
+ *    challenges, spaced from the probe timeout doubling up to 1 s;
  *  - the client (the end that connect()ed) challenges each such rail of
- *    the server once at once, and then every MRC_CHALLENGE_IDLE_US (30 s)
- *    while nothing comes from it; faster (doubling from the probe
- *    timeout) while the rail speaks.  A server it chose to connect to can
- *    make it send one 52-byte packet per plane per 30 s, no more.
+ *    the server at once, again after MRC_CHALLENGE_TRIES - 1 doubling
+ *    intervals (a lost challenge does not close the plane for long), and
+ *    then every MRC_CHALLENGE_IDLE_US (30 s) while nothing comes from it;
+ *    as the server while the rail speaks.  A server it chose to connect
+ *    to can make it send at most MRC_CHALLENGE_TRIES 52-byte packets per
+ *    plane at setup and one per 30 s after, or (if it can spoof the
+ *    third party's address) one per second.
  *  - each challenge goes on the next EV of its plane (a black-holed path
  *    does not keep a plane closed), and none while our own rail there is
  *    down.
@@ -38,6 +42,10 @@
 
 /* A client's unsolicited challenge of a silent rail, at most this often. */
 #define MRC_CHALLENGE_IDLE_US	(30 * USEC_PER_SEC)
+/* ... after this many, spaced like challenges to a rail that speaks. */
+#define MRC_CHALLENGE_TRIES	4
+/* The longest such space. */
+#define MRC_CHALLENGE_MAX_US	USEC_PER_SEC
 
 /**
  * mrc_challenge_init() - which of the peer's rails the handshake proved
@@ -120,7 +128,8 @@ void mrc_challenge_heard(struct mrc_sock *ms, u8 plane)
  */
 s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 {
-	u32 base = max_t(u32, ms->evp.probe_timeout_us, 2 * ms->rtt.srtt_us);
+	u32 base = min_t(u32, max_t(u32, ms->evp.probe_timeout_us, 2 * ms->rtt.srtt_us),
+			 MRC_CHALLENGE_MAX_US);
 	s32 soonest = S32_MAX;
 	u32 plane;
 
@@ -134,13 +143,19 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 		if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
 			continue;
 		/* When may the next one go: see the top of this file. */
-		if (c->heard)
+		if (c->heard || (ms->client && c->sent &&
+				 c->sent < MRC_CHALLENGE_TRIES))
 			due = c->next_us;
 		else if (ms->client)
 			due = c->sent ? c->last_us + MRC_CHALLENGE_IDLE_US : now;
 		else
 			continue;	/* the server waits to hear from the rail */
-		if ((s32)(due - now) > 0) {
+		/*
+		 * Times are u32 microseconds (they wrap in 71 minutes): a
+		 * time due more than the longest wait ahead is one that
+		 * wrapped while the plane was quiet, and is due now.
+		 */
+		if ((s32)(due - now) > 0 && (s32)(due - now) <= MRC_CHALLENGE_IDLE_US) {
 			soonest = min_t(s32, soonest, due - now);
 			continue;
 		}
@@ -151,15 +166,20 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 			continue;
 		}
 		mrc_challenge_fill(&p, c->value, ms->evs[path].ev);
-		mrc_output_probe(ms, MRC_PKT_PROBE, MRC_F_PROBE_CHALLENGE, &p,
-				 plane, xq);
+		if (!mrc_output_probe(ms, MRC_PKT_PROBE, MRC_F_PROBE_CHALLENGE, &p,
+				      plane, xq)) {
+			/* No memory: nothing went, nothing counts. */
+			soonest = min_t(s32, soonest, base);
+			continue;
+		}
 		c->heard = false;
 		c->last_us = now;
 		c->next_us = now + min_t(u32, base << min_t(u32, c->sent, 6),
-					 USEC_PER_SEC);
+					 MRC_CHALLENGE_MAX_US);
 		c->sent++;
-		soonest = min_t(s32, soonest, ms->client ?
-				MRC_CHALLENGE_IDLE_US : S32_MAX);
+		soonest = min_t(s32, soonest, !ms->client ? S32_MAX :
+				c->sent < MRC_CHALLENGE_TRIES ? c->next_us - now :
+				MRC_CHALLENGE_IDLE_US);
 	}
 	return soonest;
 }
@@ -170,20 +190,25 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
  * @plane: the plane it came in on (from the peer's rail there: udp.c)
  * @p: its body
  *
- * Return: true if it proved the peer's rail on @plane (the plane opens).
+ * Return: MRC_DROP_NONE if it proved the peer's rail on @plane (the
+ * plane opens), MRC_DROP_DUPLICATE if that rail is proven already,
+ * MRC_DROP_BAD_FIELD for a value we did not send there.
  */
-bool mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
-		       const struct mrc_wire_probe *p)
+enum mrc_drop_reason mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
+				       const struct mrc_wire_probe *p)
 {
 	const struct mrc_challenge *c = &ms->chal[plane];
 	u64 value = (u64)be32_to_cpu(p->seq) << 32 | be32_to_cpu(p->stamp);
 
 	lockdep_assert_held(&ms->lock);
-	if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane) ||
-	    !c->sent || value != c->value)
-		return false;
+	if (!(ms->planes & BIT(plane)))
+		return MRC_DROP_BAD_FIELD;
+	if (mrc_plane_proven(ms, plane))
+		return MRC_DROP_DUPLICATE;
+	if (!c->sent || value != c->value)
+		return MRC_DROP_BAD_FIELD;
 	ms->prail_ok |= BIT(plane);
-	return true;
+	return MRC_DROP_NONE;
 }
 
 /**

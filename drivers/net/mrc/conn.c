@@ -183,11 +183,18 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 {
 	struct mrc_sock *ms = container_of(t, struct mrc_sock, ack_timer);
 	struct sk_buff_head xq;
+	bool again;
 
 	mrc_conn_lock(ms, &xq);
 	if (ms->ack_pending && ms->state == MRC_ST_ESTABLISHED)
 		mrc_input_send_ack(ms, &xq);
+	/* No memory for the ACK: this timer cannot re-arm itself; restart. */
+	again = ms->ack_pending && ms->state == MRC_ST_ESTABLISHED;
+	if (again)
+		hrtimer_forward_now(t, ns_to_ktime(MRC_ACK_RETRY_US * NSEC_PER_USEC));
 	mrc_conn_unlock(ms, &xq);
+	if (again)
+		return HRTIMER_RESTART;	/* keeps its socket reference */
 	sock_put(&ms->sk);
 	return HRTIMER_NORESTART;
 }

@@ -373,6 +373,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		kfree(ms->txskb);
 		ms->txrec = NULL;
 		ms->txskb = NULL;
+		memset(&ms->txw, 0, sizeof(ms->txw));
 		return -ENETUNREACH;
 	}
 	mrc_set_state(ms, MRC_ST_REQ_SENT);

@@ -20,10 +20,16 @@
  * holds at that price: whatever the peer sends within it fits the
  * connection, and nothing beyond it is accepted.  The device's memory
  * (mrc_dev_rmem_max) is committed when credit is granted, not when data
- * arrives: a connection commits what it holds plus what it promised
+ * arrives: a busy connection commits what it holds plus what it promised
  * (mrc_input_commit()), so credit is only granted what the device can
  * still back, and data sent within it is never dropped for the device's
  * sake (senders free what was acknowledged: we could not take it back).
+ * An idle connection (nothing held, nothing missing) reserves at most
+ * MRC_INITIAL_CREDIT PSNs of its credit, so idle connections do not keep
+ * the device from busy ones; the first segment it receives makes it busy
+ * again, and it commits its whole credit even where that exceeds
+ * dev_rmem_max: then no connection of the device gets new credit until
+ * memory is read.  The protocol's hard limit (mem[2]) still holds.
  * The limits and the price derive from our settings (max-msg-size,
  * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
@@ -143,23 +149,36 @@ static u32 mrc_input_rwnd(const struct mrc_sock *ms)
  * @ms: the connection (conn lock), ESTABLISHED on its device
  *
  * Committed: the receive memory it holds plus, for every PSN of credit
- * that may still arrive, its price.  Receiving within the credit never
- * raises it (a segment costs at most its price); granting credit and
- * holding messages do, reading them lowers it.  The device's sum stays
- * under dev_rmem_max except by grants racing on other CPUs (at most one
- * grant each).
+ * that may still arrive, its price; PSNs beyond the peer's CLOSE never
+ * arrive and cost nothing.  An idle connection (nothing held, no PSN
+ * missing) commits the price of at most MRC_INITIAL_CREDIT PSNs: credit
+ * granted once (after a large message, say) does not keep the device
+ * from others while the connection is quiet.  Receiving within the
+ * credit raises it only when it wakes an idle connection (a segment
+ * costs at most its price); granting credit and holding messages do,
+ * reading them lowers it.  Grants are checked against the device's sum,
+ * so busy connections stay under dev_rmem_max but for grants racing on
+ * other CPUs and idle connections waking up.
  */
 void mrc_input_commit(struct mrc_sock *ms)
 {
 	u32 promised = ms->rwnd_adv - ms->rxw.cum - ms->rxw.count;
+	u32 used = atomic_read(&ms->sk.sk_rmem_alloc);
 	u64 commit;
 
 	lockdep_assert_held(&ms->lock);
 	if (!ms->mdev || ms->state != MRC_ST_ESTABLISHED)
 		return;
-	commit = atomic_read(&ms->sk.sk_rmem_alloc) +
-		 (u64)min_t(u32, promised, MRC_WIN_PKTS) * mrc_input_psn_cost(ms);
-	atomic_long_add((long)commit - (long)ms->rx_commit, &ms->mdev->rmem);
+	if (ms->peer_closed)
+		promised = min_t(u32, promised,
+				 max_t(s32, mrc_psn_diff(ms->peer_close_psn, ms->rxw.cum), 0));
+	promised = min_t(u32, promised, MRC_WIN_PKTS);
+	ms->rx_idle = !used && ms->rxw.high == ms->rxw.cum;
+	if (ms->rx_idle)
+		promised = min_t(u32, promised, MRC_INITIAL_CREDIT);
+	commit = used + (u64)promised * mrc_input_psn_cost(ms);
+	if (commit != ms->rx_commit)
+		atomic_long_add((long)commit - (long)ms->rx_commit, &ms->mdev->rmem);
 	ms->rx_commit = commit;
 }
 
@@ -214,7 +233,9 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	lockdep_assert_held(&ms->lock);
 	skb = mrc_xmit_alloc(ms, MRC_ACK_LEN);
 	if (!skb) {
-		mrc_conn_arm_ack(ms);	/* try again, soon */
+		/* Try again soon (an ACK: it also carries what a NACK says). */
+		ms->ack_pending = max(ms->ack_pending, 1U);
+		mrc_conn_arm_ack(ms);
 		return;
 	}
 	mrc_conn_stop_ack(ms);
@@ -320,6 +341,8 @@ static bool mrc_input_charge(struct mrc_sock *ms, struct sk_buff *skb, u32 size)
 		return false;
 	atomic_add(size, &sk->sk_rmem_alloc);
 	sk_mem_charge(sk, size);
+	if (ms->rx_idle)
+		mrc_input_commit(ms);	/* busy again: reserve the credit */
 	return true;
 }
 
@@ -794,8 +817,10 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		if (ms->state == MRC_ST_REQ_RCVD &&
 		    (pkt->flags & MRC_F_PROBE_CHALLENGE))
 			mrc_conn_established(ms, xq);
-		if (ms->state != MRC_ST_ESTABLISHED)
+		if (ms->state != MRC_ST_ESTABLISHED) {
+			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
 			break;
+		}
 		if (pkt->flags & MRC_F_PROBE_CHALLENGE) {
 			/* The peer proves our rail on this plane. */
 			mrc_challenge_heard(ms, plane);
@@ -808,14 +833,24 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			mrc_input_probe_ack(ms, plane, &pkt->u.probe, xq);
 		}
 		break;
-	case MRC_PKT_PROBE_ACK:
-		if (ms->state != MRC_ST_ESTABLISHED)
+	case MRC_PKT_PROBE_ACK: {
+		enum mrc_drop_reason why;
+
+		if (ms->state != MRC_ST_ESTABLISHED) {
+			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
 			break;
-		if (!(pkt->flags & MRC_F_PROBE_CHALLENGE))
+		}
+		if (!(pkt->flags & MRC_F_PROBE_CHALLENGE)) {
 			mrc_path_probe_ack(ms, &pkt->u.probe);
-		else if (mrc_challenge_ack(ms, plane, &pkt->u.probe))
+			break;
+		}
+		why = mrc_challenge_ack(ms, plane, &pkt->u.probe);
+		if (why == MRC_DROP_NONE)
 			mrc_output_push(ms, xq);	/* the plane opens */
+		else
+			mrc_count_drop(ms->mdev, rail, why);
 		break;
+	}
 	default:
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_TYPE);
 		break;

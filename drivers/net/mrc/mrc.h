@@ -167,8 +167,9 @@ struct mrc_rail {
  * @conns_lock: protects @conns and @dead
  * @dead: being unregistered: no connection may attach any more
  * @rmem: receive memory the device's connections committed, bytes: what
- *	they hold plus the price of the credit they granted (atomic; kept
- *	under the dev_rmem_max parameter by the credit, input.c)
+ *	they hold plus the price of the credit they granted, an idle one's
+ *	only up to MRC_INITIAL_CREDIT PSNs (atomic; credit is granted only
+ *	while it is under the dev_rmem_max parameter, input.c)
  * @half_open: connections in REQ_RCVD on the device (atomic)
  * @evs_per_plane: paths per plane of new connections; RTNL, READ_ONCE()
  * @spray: path choice policy of new connections; RTNL, READ_ONCE()
@@ -247,6 +248,7 @@ struct mrc_net {
 #define MRC_RTO_INIT_US		200000
 #define MRC_DEAD_PEER_MS	10000	/* no progress for this long: ETIMEDOUT */
 #define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
+#define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
 #define MRC_ACK_EVERY		2	/* ACK at least every N packets */
 #define MRC_INITIAL_CREDIT	64	/* PSNs a REQ/ACCEPT grants, at most */
 #define MRC_MAX_INFLIGHT	2048	/* packets: a cap above the congestion windows */

@@ -129,7 +129,7 @@ fail:
 
 /**
  * mrc_output_alloc_close() - the skb of a CLOSE, allocated beforehand
- * @gfp: allocation flags (GFP_KERNEL from a system call)
+ * @gfp: allocation flags (GFP_KERNEL | __GFP_NOFAIL from a system call)
  *
  * Return: the skb, or NULL.
  */
@@ -156,7 +156,7 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 {
 	lockdep_assert_held(&ms->lock);
 	if (ms->close_queued || !skb) {
-		kfree_skb(skb);
+		consume_skb(skb);
 		return ms->close_queued ? 0 : -ENOMEM;
 	}
 	memset(MRC_SKB_CB(skb), 0, sizeof(struct mrc_skb_cb));

@@ -10,9 +10,10 @@
  *    message a reader is copying out (see mrc_recvmsg()).
  *  - ms->lock (a BH spinlock, "the connection lock"): everything the
  *    packet paths touch: state, scoreboards, queues, timers' decisions,
- *    counters, receive memory accounting (sk_forward_alloc).  Always taken
- *    with mrc_conn_lock() (spin_lock_bh(), from process context, packet
- *    receive and timers alike) and dropped with mrc_conn_unlock().
+ *    counters, receive memory accounting (sk_forward_alloc).  Taken with
+ *    spin_lock_bh() from process context, packet receive and timers
+ *    alike; mrc_conn_lock()/mrc_conn_unlock() where packets are sent
+ *    after the lock is dropped, plain spin_lock_bh() where nothing is.
  *    Nothing sleeps, allocates with GFP_KERNEL or copies user memory under
  *    it; packets to send are collected on a local list and sent after it
  *    is released (mrc_conn_unlock() does).  Functions documented "conn lock" assert
@@ -236,7 +237,12 @@ struct mrc_conn_stats {
  *	send PSNs below it, and nothing at or beyond it is accepted
  * @rwnd_init: the initial credit of our REQ/ACCEPT, in packets
  * @rx_commit: receive memory committed on the device: held, plus the price
- *	of every PSN of credit that may still arrive (mrc_input_commit())
+ *	of every PSN of credit that may still arrive, but at most
+ *	MRC_INITIAL_CREDIT PSNs of it while @rx_idle (mrc_input_commit());
+ *	conn lock
+ * @rx_idle: nothing held and nothing missing when @rx_commit was last
+ *	computed: the credit beyond MRC_INITIAL_CREDIT is not reserved;
+ *	conn lock
  * @rx_truesize: memory charged per PSN of credit: the largest truesize a
  *	received segment may keep (a bigger one is copied into a compact
  *	skb), fixed from our segment size
@@ -251,7 +257,8 @@ struct mrc_conn_stats {
  * @half_open: listener: children still in REQ_RCVD
  * @half_open_list: listener: those children
  * @listener: child: its listener, referenced until accepted (set once)
- * @client: the connection was opened by connect() (challenge.c)
+ * @client: the connection was opened by connect() (challenge.c); set
+ *	before the connection is hashed, constant
  * @req_plane: client: the plane the REQ goes out on
  * @isn: our first PSN
  * @peer_isn: the peer's first PSN
@@ -340,6 +347,7 @@ struct mrc_sock {
 	u32 rwnd_adv;
 	u32 rwnd_init;
 	u32 rx_commit;
+	bool rx_idle;
 	u32 rx_truesize;
 	u32 ce_count;
 	struct hrtimer ack_timer;
@@ -470,8 +478,8 @@ bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 void mrc_challenge_init(struct mrc_sock *ms);
 s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq);
 void mrc_challenge_heard(struct mrc_sock *ms, u8 plane);
-bool mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
-		       const struct mrc_wire_probe *p);
+enum mrc_drop_reason mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
+				       const struct mrc_wire_probe *p);
 void mrc_challenge_answer(struct mrc_sock *ms, u8 plane,
 			  const struct mrc_wire_probe *p,
 			  struct sk_buff_head *xq);

@@ -149,6 +149,21 @@ bool mrc_udp_unicast_source(struct net *net, const struct net_device *dev,
 	return (type & IPV6_ADDR_UNICAST) && !(type & IPV6_ADDR_LOOPBACK);
 }
 
+/*
+ * Is @daddr, where a REQ went, one of our unicast addresses?  The server
+ * answers from it (and announces it on that plane): never from a
+ * broadcast or multicast address the REQ was sent to.  Context: RCU.
+ */
+static bool mrc_udp_local_unicast(struct net *net, const struct net_device *dev,
+				  const struct in6_addr *daddr)
+{
+	if (ipv6_addr_v4mapped(daddr))
+		return inet_addr_type_dev_table(net, dev, daddr->s6_addr32[3]) ==
+		       RTN_LOCAL;
+	return (ipv6_addr_type(daddr) & IPV6_ADDR_UNICAST) &&
+	       ipv6_chk_addr(net, daddr, NULL, 0);
+}
+
 /* Largest header (REQ with every rail) we make linear before parsing. */
 #define MRC_HDR_MAX	MRC_REQ_LEN(MRC_WIRE_MAX_RAILS)
 
@@ -214,6 +229,12 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	    !mrc_udp_unicast_source(net, skb->dev, &saddr)) {
 		kfree(pkt);
 		reason = MRC_DROP_BAD_SOURCE;
+		goto drop;
+	}
+	if (pkt->type == MRC_PKT_REQ &&
+	    !mrc_udp_local_unicast(net, skb->dev, &daddr)) {
+		kfree(pkt);
+		reason = MRC_DROP_BAD_FIELD;
 		goto drop;
 	}
 	if (pkt->type == MRC_PKT_REQ) {
