@@ -102,7 +102,7 @@ check: setup
 check-debug: setup
 	@$(TOP)/tools/check.sh debug
 
-# check-debug with every selftest, at full size (about 45 min).
+# check-debug with every selftest, sysfuzz 60 s (about 45 min).
 check-debug-full: setup
 	@$(TOP)/tools/check.sh debug-full
 

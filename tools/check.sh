@@ -16,7 +16,7 @@
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan: all but DEBUG_FULL_ONLY of
 #          selftests/Makefile, mrc_sysfuzz.sh for 20 s (CI: ~30 min).
-#   debug-full: the same with every selftest at its full size (~45 min).
+#   debug-full: every selftest at its debug size, sysfuzz 60 s (~45 min).
 #
 # A stage that prints TAP and exits non-zero without a "not ok", or that
 # prints no result at all, gets a "not ok" naming it.

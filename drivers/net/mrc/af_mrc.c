@@ -42,7 +42,7 @@ MODULE_PARM_DESC(min_seg_size,
 unsigned long mrc_dev_rmem_max = 256UL << 20;
 module_param_named(dev_rmem_max, mrc_dev_rmem_max, ulong, 0644);
 MODULE_PARM_DESC(dev_rmem_max,
-		 "Receive memory all connections of one mrc device may hold, bytes");
+		 "Receive memory the busy connections of one mrc device may commit, bytes (all credit: 4x)");
 unsigned int mrc_orphan_fin_timeout_ms = 10000;
 module_param_named(orphan_fin_timeout_ms, mrc_orphan_fin_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(orphan_fin_timeout_ms,

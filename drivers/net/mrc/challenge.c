@@ -21,7 +21,8 @@
  *    challenges, spaced from the probe timeout doubling up to 1 s;
  *  - the client (the end that connect()ed) challenges each such rail of
  *    the server at once, again after MRC_CHALLENGE_TRIES - 1 doubling
- *    intervals (a lost challenge does not close the plane for long), and
+ *    intervals from 250 ms (0, 0.25, 0.75, 1.75 s: a loss burst does
+ *    not close the plane for 30 s), and
  *    then every MRC_CHALLENGE_IDLE_US (30 s) while nothing comes from it;
  *    as the server while the rail speaks.  A server it chose to connect
  *    to can make it send at most MRC_CHALLENGE_TRIES 52-byte packets per
@@ -44,8 +45,9 @@
 #define MRC_CHALLENGE_IDLE_US	(30 * USEC_PER_SEC)
 /* ... after this many, spaced like challenges to a rail that speaks. */
 #define MRC_CHALLENGE_TRIES	4
-/* The longest such space. */
+/* The longest such space; a client's retries start from at least this. */
 #define MRC_CHALLENGE_MAX_US	USEC_PER_SEC
+#define MRC_CHALLENGE_RETRY_US	(250 * USEC_PER_MSEC)
 
 /**
  * mrc_challenge_init() - which of the peer's rails the handshake proved
@@ -137,7 +139,7 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		struct mrc_challenge *c = &ms->chal[plane];
 		struct mrc_wire_probe p;
-		u32 due;
+		u32 due, step;
 		int path;
 
 		if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
@@ -172,9 +174,12 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 			soonest = min_t(s32, soonest, base);
 			continue;
 		}
+		/* A client's retries to a silent rail span a loss burst. */
+		step = ms->client && !c->heard ?
+		       max_t(u32, base, MRC_CHALLENGE_RETRY_US) : base;
 		c->heard = false;
 		c->last_us = now;
-		c->next_us = now + min_t(u32, base << min_t(u32, c->sent, 6),
+		c->next_us = now + min_t(u32, step << min_t(u32, c->sent, 6),
 					 MRC_CHALLENGE_MAX_US);
 		c->sent++;
 		soonest = min_t(s32, soonest, !ms->client ? S32_MAX :

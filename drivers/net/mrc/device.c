@@ -344,6 +344,7 @@ static int mrc_ndo_init(struct net_device *dev)
 	spin_lock_init(&mdev->conns_lock);
 	atomic_set(&mdev->half_open, 0);
 	atomic_long_set(&mdev->rmem, 0);
+	atomic_long_set(&mdev->rmem_full, 0);
 	ratelimit_state_init(&mdev->reset_rl, HZ, MRC_RESET_REPLY_BURST);
 	ratelimit_set_flags(&mdev->reset_rl, RATELIMIT_MSG_ON_RELEASE);
 	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
@@ -367,6 +368,7 @@ static void mrc_ndo_uninit(struct net_device *dev)
 	mrc_dev_abort_conns(mdev);
 	/* Every connection left: nothing may still count against us. */
 	WARN_ON_ONCE(atomic_long_read(&mdev->rmem));
+	WARN_ON_ONCE(atomic_long_read(&mdev->rmem_full));
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		struct mrc_rail *rail = rtnl_dereference(mdev->rails[plane]);
 

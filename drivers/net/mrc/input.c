@@ -29,7 +29,11 @@
  * the device from busy ones; the first segment it receives makes it busy
  * again, and it commits its whole credit even where that exceeds
  * dev_rmem_max: then no connection of the device gets new credit until
- * memory is read.  The protocol's hard limit (mem[2]) still holds.
+ * memory is read.  What the idle discount leaves unreserved is bounded
+ * as well: the full commitments (mdev->rmem_full) must stay under
+ * MRC_DEV_RMEM_OVERCOMMIT x dev_rmem_max for any credit to be granted,
+ * and receiving never raises them, so a device never holds more than
+ * that (but for grants racing on other CPUs).
  * The limits and the price derive from our settings (max-msg-size,
  * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
@@ -135,9 +139,14 @@ static u32 mrc_input_rwnd(const struct mrc_sock *ms)
 	u32 pkts = used < limit ? (limit - used) / cost : 0;
 
 	if (ms->mdev && ms->state == MRC_ST_ESTABLISHED) {
+		long max = (long)READ_ONCE(mrc_dev_rmem_max);
 		long others = atomic_long_read(&ms->mdev->rmem) - ms->rx_commit;
-		long room = (long)READ_ONCE(mrc_dev_rmem_max) - others - used;
+		long room = max - others - used;
+		/* Idle connections' unreserved credit: a hard bound too. */
+		long full = atomic_long_read(&ms->mdev->rmem_full) - ms->rx_commit_full;
+		long froom = MRC_DEV_RMEM_OVERCOMMIT * max - full - used;
 
+		room = min(room, froom);
 		pkts = min_t(u32, pkts, room > 0 ? room / cost : 0);
 	}
 	pkts = min_t(u32, pkts + ms->rxw.count, MRC_WIN_PKTS);
@@ -173,10 +182,15 @@ void mrc_input_commit(struct mrc_sock *ms)
 		promised = min_t(u32, promised,
 				 max_t(s32, mrc_psn_diff(ms->peer_close_psn, ms->rxw.cum), 0));
 	promised = min_t(u32, promised, MRC_WIN_PKTS);
+	commit = used + (u64)promised * mrc_input_psn_cost(ms);
+	if (commit != ms->rx_commit_full)
+		atomic_long_add((long)commit - (long)ms->rx_commit_full,
+				&ms->mdev->rmem_full);
+	ms->rx_commit_full = commit;
 	ms->rx_idle = !used && ms->rxw.high == ms->rxw.cum;
 	if (ms->rx_idle)
-		promised = min_t(u32, promised, MRC_INITIAL_CREDIT);
-	commit = used + (u64)promised * mrc_input_psn_cost(ms);
+		commit = used + (u64)min_t(u32, promised, MRC_INITIAL_CREDIT) *
+				mrc_input_psn_cost(ms);
 	if (commit != ms->rx_commit)
 		atomic_long_add((long)commit - (long)ms->rx_commit, &ms->mdev->rmem);
 	ms->rx_commit = commit;
@@ -270,6 +284,12 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	    !mrc_plane_proven(ms, plane)) {
 		path = mrc_path_pick_any(ms);
 		if (path < 0) {
+			/*
+			 * No path at all: nothing to retry (the delayed-ACK
+			 * timer restarts only for a failed allocation); the
+			 * peer's probe or RTO asks again.
+			 */
+			ms->ack_pending = 0;
 			kfree_skb(skb);
 			return;
 		}
@@ -365,7 +385,9 @@ void mrc_input_leave_dev(struct mrc_sock *ms)
 {
 	lockdep_assert_held(&ms->lock);
 	atomic_long_sub(ms->rx_commit, &ms->mdev->rmem);
+	atomic_long_sub(ms->rx_commit_full, &ms->mdev->rmem_full);
 	ms->rx_commit = 0;
+	ms->rx_commit_full = 0;
 }
 
 /* Message @id, or NULL.  Ids in the tree are within 2^20 of rcv_msg_id. */

@@ -170,6 +170,9 @@ struct mrc_rail {
  *	they hold plus the price of the credit they granted, an idle one's
  *	only up to MRC_INITIAL_CREDIT PSNs (atomic; credit is granted only
  *	while it is under the dev_rmem_max parameter, input.c)
+ * @rmem_full: the same without the idle discount: what the connections
+ *	could hold if every one used its credit; credit is granted only
+ *	while it is under MRC_DEV_RMEM_OVERCOMMIT x dev_rmem_max (atomic)
  * @half_open: connections in REQ_RCVD on the device (atomic)
  * @evs_per_plane: paths per plane of new connections; RTNL, READ_ONCE()
  * @spray: path choice policy of new connections; RTNL, READ_ONCE()
@@ -191,6 +194,7 @@ struct mrc_dev {
 	spinlock_t conns_lock; /* see above */
 	bool dead;
 	atomic_long_t rmem;
+	atomic_long_t rmem_full;
 	atomic_t half_open;
 	u32 evs_per_plane;
 	const struct mrc_spray_ops *spray;
@@ -251,6 +255,8 @@ struct mrc_net {
 #define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
 #define MRC_ACK_EVERY		2	/* ACK at least every N packets */
 #define MRC_INITIAL_CREDIT	64	/* PSNs a REQ/ACCEPT grants, at most */
+/* Idle connections' credit may add up to this many times dev_rmem_max. */
+#define MRC_DEV_RMEM_OVERCOMMIT	4
 #define MRC_MAX_INFLIGHT	2048	/* packets: a cap above the congestion windows */
 #define MRC_EVS_PER_PLANE_DEFAULT 32	/* paths per plane of a connection */
 #define MRC_EVS_PER_PLANE_MAX	256

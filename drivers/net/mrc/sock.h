@@ -240,6 +240,8 @@ struct mrc_conn_stats {
  *	of every PSN of credit that may still arrive, but at most
  *	MRC_INITIAL_CREDIT PSNs of it while @rx_idle (mrc_input_commit());
  *	conn lock
+ * @rx_commit_full: @rx_commit without the idle discount (mdev->rmem_full);
+ *	conn lock
  * @rx_idle: nothing held and nothing missing when @rx_commit was last
  *	computed: the credit beyond MRC_INITIAL_CREDIT is not reserved;
  *	conn lock
@@ -347,6 +349,7 @@ struct mrc_sock {
 	u32 rwnd_adv;
 	u32 rwnd_init;
 	u32 rx_commit;
+	u32 rx_commit_full;
 	bool rx_idle;
 	u32 rx_truesize;
 	u32 ce_count;

@@ -106,7 +106,7 @@ static struct mrc_rail *mrc_udp_rail(const struct sk_buff *skb)
  * address connect() named answers, and with 64 bits: dst_conn is our id
  * (the lookup checked it), and an ACCEPT echoes our isn, a RESET carries
  * it as src_conn.  Other types are not answers; mrc_input() drops them
- * (DATA, CLOSE, ACK, NACK as "state"; PROBEs uncounted).  @ms->isn is set
+ * (DATA, CLOSE, ACK, NACK, PROBE, PROBE_ACK as "state").  @ms->isn is set
  * before @ms is hashed and never changes.
  */
 static bool mrc_udp_req_answer(const struct mrc_sock *ms,

@@ -237,7 +237,7 @@ enum mrc_drop_reason {
 	MRC_DROP_BAD_SOURCE,	/* not from the connection's peer */
 	MRC_DROP_STATE,		/* not expected in the connection's state */
 	MRC_DROP_OUT_OF_WINDOW,	/* PSN outside the receive window */
-	MRC_DROP_DUPLICATE,	/* PSN already received */
+	MRC_DROP_DUPLICATE,	/* PSN already received (or plane proven) */
 	MRC_DROP_NO_BUFFER,	/* beyond the credit, or out of memory */
 	MRC_DROP_BAD_DATA,	/* segment inconsistent with its message */
 	MRC_DROP_MSG_TOO_BIG,	/* message above max-msg-size */
