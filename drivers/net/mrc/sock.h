@@ -450,8 +450,7 @@ struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
 int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		      struct sk_buff_head *xq);
 void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
-		       struct sk_buff *skb, struct mrc_pkt *pkt,
-		       const struct in6_addr *saddr,
+		       struct mrc_pkt *pkt, const struct in6_addr *saddr,
 		       const struct in6_addr *daddr);
 void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
