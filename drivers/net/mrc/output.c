@@ -15,7 +15,7 @@
  * lost PSNs, each on a path of another plane when there is one, then new
  * segments, each getting the next PSN and a path from the sprayer.  The original
  * segment stays in the ring until acknowledged; a clone with the headers
- * pushed in front goes to the wire.
+ * pushed in front goes to the wire (its fclone twin: no allocation).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -64,6 +64,26 @@ static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * A segment's skb in the send ring: only headroom in its head, the data
+ * in page fragments.  As TCP's queue: an fclone, so the clone each
+ * transmission sends comes with it, and header-released, so that clone
+ * pushes its headers into the shared headroom without a copy
+ * (skb_header_cloned() is false while no other clone is alive; a
+ * retransmission while one still is pays for its own head).
+ */
+static struct sk_buff *mrc_output_alloc_seg(gfp_t gfp)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb_fclone(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, gfp);
+	if (skb) {
+		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+		__skb_header_release(skb);
+	}
+	return skb;
+}
+
 /**
  * mrc_output_queue_msg() - queue a message from the user
  * @ms: the connection (lock_sock held; not the conn lock)
@@ -85,13 +105,11 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 	for (off = 0; off < len; off += seg) {
 		u32 n = min_t(u32, seg, len - off);
 
-		skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN,
-				ms->sk.sk_allocation);
+		skb = mrc_output_alloc_seg(ms->sk.sk_allocation);
 		if (!skb) {
 			err = -ENOMEM;
 			goto fail;
 		}
-		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
 		err = mrc_output_copy(&ms->sk, skb, msg, n);
 		if (err) {
 			kfree_skb(skb);
@@ -135,11 +153,7 @@ fail:
  */
 struct sk_buff *mrc_output_alloc_close(gfp_t gfp)
 {
-	struct sk_buff *skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, gfp);
-
-	if (skb)
-		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
-	return skb;
+	return mrc_output_alloc_seg(gfp);
 }
 
 /**
@@ -181,6 +195,7 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 	c = skb_clone(skb, GFP_ATOMIC);
 	if (!c)
 		return NULL;
+	/* Copies the head only while an earlier transmission is alive. */
 	if (skb_cow_head(c, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN)) {
 		kfree_skb(c);
 		return NULL;
