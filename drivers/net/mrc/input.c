@@ -37,9 +37,9 @@
  * The limits and the price derive from our settings (max-msg-size,
  * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
- * ACKs: at least every MRC_ACK_EVERY packets, at once for a duplicate, a
- * CE mark, the end of a message or a CLOSE, otherwise within
- * MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
+ * ACKs: at least every ack_every packets (a module parameter), at once
+ * for a duplicate, a CE mark, the end of a message or a CLOSE, otherwise
+ * within MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
  * so the sender learns which path delivered what, and carries the CE
  * count and our credit.
  *
@@ -55,6 +55,25 @@
 
 /* Messages further ahead than this of the next one to deliver are bogus. */
 #define MRC_MSG_ID_WINDOW	BIT(20)
+
+static unsigned int ack_every = MRC_ACK_EVERY;
+
+static int mrc_ack_every_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, MRC_ACK_EVERY_MAX);
+}
+
+static const struct kernel_param_ops mrc_ack_every_ops = {
+	.set = mrc_ack_every_set,
+	.get = param_get_uint,
+};
+
+/* Out of range: EINVAL at load or on write. */
+module_param_cb(ack_every, &mrc_ack_every_ops, &ack_every, 0644);
+MODULE_PARM_DESC(ack_every,
+		 "ACK at least every N data segments, 1-" __stringify(MRC_ACK_EVERY_MAX)
+		 " (sooner at a message's end, for CE, duplicates, and within "
+		 __stringify(MRC_ACK_DELAY_US) " us)");
 
 /**
  * mrc_input_init() - nothing received yet
@@ -588,6 +607,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	bool was_done = mrc_peer_done(ms);
 	bool kept = false;
 	enum mrc_rx_verdict v;
+	u32 every;
 
 	v = mrc_rxwin_check(&ms->rxw, psn);
 	if (v == MRC_RX_NEW && !mrc_psn_before(psn, ms->rwnd_adv))
@@ -653,7 +673,10 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	}
 	ms->ack_pending++;
 	mrc_input_trigger(ms, plane, pkt, ce);
-	if (now || ms->ack_pending >= MRC_ACK_EVERY)
+	every = READ_ONCE(ack_every);
+	/* Also at once when the credit ends within the next ack_every PSNs. */
+	if (now || ms->ack_pending >= every ||
+	    !mrc_psn_before(psn + every, ms->rwnd_adv))
 		mrc_input_send_ack(ms, xq);
 	else
 		mrc_conn_arm_ack(ms);
@@ -724,7 +747,8 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	 */
 	trimmed = pkt->type == MRC_PKT_NACK &&
 		  wa->nack_reason == MRC_NACK_TRIMMED;
-	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE, trimmed);
+	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
+		       be32_to_cpu(wa->ce_count), trimmed);
 	if (trimmed)
 		mrc_txwin_nacked(&ms->txw, ms->txpaths, ms->npaths, &a,
 				 mrc_output_lost_quiet, ms);

@@ -182,10 +182,14 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 	return 0;
 }
 
-/* A clone of @skb with the DATA/CLOSE headers of this transmission. */
+/*
+ * A clone of @skb with the DATA/CLOSE headers of this transmission; it
+ * asks for an ACK at once (@ack_now) when the sender cannot go on
+ * without one, besides at a message's end and for a CLOSE.
+ */
 static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 					struct sk_buff *skb, u32 psn,
-					u8 tx_count, u16 ev)
+					u8 tx_count, u16 ev, bool ack_now)
 {
 	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 	struct mrc_wire_data *d;
@@ -203,7 +207,8 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 	h = skb_push(c, MRC_DATA_HDR_LEN);
 	h->version = MRC_WIRE_VERSION;
 	h->type = cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA;
-	h->flags = cpu_to_be16(cb->close || cb->offset + cb->len == cb->msg_len ?
+	h->flags = cpu_to_be16(ack_now || cb->close ||
+			       cb->offset + cb->len == cb->msg_len ?
 			       MRC_F_DATA_ACK_NOW : 0);
 	h->dst_conn = cpu_to_be32(ms->peer_id);
 	h->src_conn = cpu_to_be32(ms->id);
@@ -244,10 +249,17 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
 	}
 	/*
+	 * The receiver acknowledges every ack_every segments: the one that
+	 * fills the plane's window or the peer's credit, and a
+	 * retransmission (recovery), are acknowledged at once instead, so
+	 * a window smaller than that never waits for the delayed ACK.
+	 *
 	 * Without a clone the transmission is simply lost: the scoreboard
 	 * and the timer will send it again.
 	 */
-	c = mrc_output_clone(ms, skb, psn, tx, e->ev);
+	c = mrc_output_clone(ms, skb, psn, tx, e->ev,
+			     tx > 0 || !mrc_cc_avail(&ms->cc[e->plane]) ||
+			     !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn));
 	if (c) {
 		mrc_xmit_prepare(ms, c, e->plane, e->ev);
 		__skb_queue_tail(xq, c);

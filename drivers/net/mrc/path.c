@@ -27,6 +27,7 @@
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 
+#include "core/psn.h"
 #include "sock.h"
 #include "trace.h"
 
@@ -396,12 +397,19 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
  * @ms: the connection; @ack_plane_bytes holds what the ACK acknowledged
  *	per plane (cleared here)
  * @res: the scoreboard's view of the ACK
- * @ce: the trigger carried CE
+ * @ce: the trigger carried CE: an ECN echo for the trigger's path
+ * @ce_count: the peer's count of our packets it received marked; its
+ *	increase since the highest count applied is what the plane's window
+ *	sees as marked (an ACK may cover up to ack_every packets, and the
+ *	ACK that said CE may be lost or overtaken by a later one)
  * @nack: it was a NACK of a trimmed packet: congestion on the trigger's
- *	path (SKIP) and, in the plane's window, as if it carried CE
+ *	path (SKIP) and, in the plane's window, one segment as if marked
+ *
+ * The marks are applied only with a trigger whose transmission is known
+ * (its plane); otherwise they wait for the next such ACK.
  */
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
-		    bool ce, bool nack)
+		    bool ce, u32 ce_count, bool nack)
 {
 	u32 now = mrc_now_us(), plane, ce_bytes = 0;
 	int tp = -1;
@@ -420,8 +428,14 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 			changed |= mrc_ev_on_nack(e, &ms->evp, now);
 		if (changed)
 			mrc_path_changed(ms, res->trig_path, old);
-		if (ce || nack)
-			ce_bytes = ms->ack_plane_bytes[tp] ?: ms->seg_size;
+		/* ACKs may arrive out of order: only a higher count is news. */
+		if (mrc_psn_after(ce_count, ms->ack_ce_seen)) {
+			ce_bytes = min_t(u64, (u64)(ce_count - ms->ack_ce_seen) *
+					 ms->seg_size, U32_MAX);
+			ms->ack_ce_seen = ce_count;
+		}
+		if (nack)
+			ce_bytes = min_t(u64, (u64)ce_bytes + ms->seg_size, U32_MAX);
 	}
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		u32 bytes = ms->ack_plane_bytes[plane];

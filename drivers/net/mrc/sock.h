@@ -194,6 +194,9 @@ struct mrc_conn_stats {
  * @path_dirty: path states changed since the last notification
  * @path_ntf_at: jiffies before which no new notification goes out
  * @ack_plane_bytes: scratch: bytes acknowledged per plane by one ACK
+ * @ack_ce_seen: the highest CE count (our packets the peer received
+ *	marked) applied to a plane's window: an ACK's marks are the
+ *	difference (mrc_path_acked())
  * @dst: route cache per plane (initialised for the planes of @evs)
  * @dst_planes: bitmap of the planes whose @dst is initialised
  *
@@ -310,6 +313,7 @@ struct mrc_sock {
 	bool path_dirty;
 	unsigned long path_ntf_at;
 	u32 ack_plane_bytes[MRC_MAX_RAILS];
+	u32 ack_ce_seen;
 	struct dst_cache dst[MRC_MAX_RAILS];
 	u32 dst_planes;
 
@@ -496,7 +500,7 @@ int mrc_path_pick_any(struct mrc_sock *ms);
 void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state);
 void mrc_path_lost(struct mrc_sock *ms, u32 path);
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
-		    bool ce, bool nack);
+		    bool ce, u32 ce_count, bool nack);
 void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p);
 int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny);
 void mrc_path_init(struct mrc_sock *ms);
