@@ -384,11 +384,14 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @id: its message id
  * @len: its length
  * @got: payload bytes placed so far; complete when @got == @len
- * @charged: receive memory charged for it: its segments' truesize and
- *	this struct
- * @segs: its segments by offset (MRC_SKB_CB(skb)->offset, skb->rbnode);
- *	segments lie on the grid of the segment size and never overlap
- * @last: the segment with the highest offset (appending is O(1))
+ * @charged: receive memory charged for it: the sum of its skbs'
+ *	truesize (what coalesced segments added included) and this struct
+ * @segs: its runs by offset (MRC_SKB_CB(skb)->offset and ->len,
+ *	skb->rbnode): an skb holds one segment or consecutive ones merged
+ *	(rx_coalesce); runs lie on the grid of the segment size and never
+ *	overlap
+ * @last: the run with the highest offset (appending is O(1), and only it
+ *	is merged into)
  */
 struct mrc_rx_msg {
 	struct rb_node node;
