@@ -98,31 +98,37 @@ static void mrc_path_params(struct mrc_sock *ms)
 int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 {
 	u32 per = READ_ONCE(mdev->evs_per_plane);
-	u32 n = 0, plane, i, now = mrc_now_us();
+	u32 n = 0, plane, i, nplanes, planes = 0, now = mrc_now_us();
 	struct mrc_ev *evs;
 	struct mrc_cc *cc;
 
 	per = clamp_t(u32, per, 1, MRC_MAX_PATHS / MRC_MAX_RAILS);
-	ms->planes = 0;
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		if (ms->lrail[plane].family &&
 		    ms->lrail[plane].family == ms->prail[plane].family) {
-			ms->planes |= BIT(plane);
+			planes |= BIT(plane);
 			n += per;
 		}
 	}
+	/*
+	 * The only bound of the per-plane arrays below (fls entries); sysfs
+	 * reads it without the conn lock (mrc_conns_plane_sums()).
+	 */
+	WRITE_ONCE(ms->planes, planes);
 	if (!n)
 		return -ENETUNREACH;
+	/* Per-plane arrays up to the highest plane in use, not all 32. */
+	nplanes = fls(ms->planes);
 again:
 	/*
 	 * Atomic, maybe large (256 EVs x 32 planes: 400 KB): when it fails,
 	 * fewer paths per plane rather than no connection.
 	 */
 	evs = kcalloc(n, sizeof(*evs), gfp | __GFP_NOWARN);
-	cc = kcalloc(MRC_MAX_RAILS, sizeof(*cc), gfp);
+	cc = kcalloc(nplanes, sizeof(*cc), gfp);
 	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp | __GFP_NOWARN);
 	ms->path_scratch = kzalloc(n, gfp);
-	ms->chal = kcalloc(MRC_MAX_RAILS, sizeof(*ms->chal), gfp);
+	ms->chal = kcalloc(nplanes, sizeof(*ms->chal), gfp);
 	if (!evs || !cc || !ms->txpaths || !ms->path_scratch || !ms->chal) {
 		kfree(evs);
 		kfree(cc);
@@ -138,7 +144,7 @@ again:
 			n *= per;
 			goto again;
 		}
-		ms->planes = 0;
+		WRITE_ONCE(ms->planes, 0);
 		return -ENOMEM;
 	}
 	mrc_path_params(ms);
@@ -192,7 +198,7 @@ void mrc_path_free(struct mrc_sock *ms)
 	ms->path_scratch = NULL;
 	ms->chal = NULL;
 	ms->npaths = 0;
-	ms->planes = 0;
+	WRITE_ONCE(ms->planes, 0);
 	ms->prail_ok = 0;
 }
 

@@ -175,7 +175,8 @@ struct mrc_conn_stats {
  *	allocated when the connection is established); conn lock
  * @npaths: number of @evs
  * @planes: bitmap of the planes the paths are on
- * @cc: congestion control per plane (MRC_MAX_RAILS entries)
+ * @cc: congestion control per plane, fls(@planes) entries: index only
+ *	with a plane of @planes
  * @ccp: its parameters (segment size etc.)
  * @evp: the path state machine's parameters
  * @spray: the path choice policy
@@ -185,7 +186,7 @@ struct mrc_conn_stats {
  * @prail_ok: bitmap of the planes whose peer rail proved it is the
  *	peer's (challenge.c); nothing but challenges goes to the others
  * @chal: per plane, the challenge of the peer's rail there (allocated
- *	with the paths)
+ *	with the paths, fls(@planes) entries as @cc)
  * @ev_base: first EV of the connection's EV sequence (random)
  * @ev_step: its step (random, odd: the sequence visits every EV once)
  * @ev_count: EVs handed out so far (paths, then replacements)
