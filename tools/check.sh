@@ -107,6 +107,9 @@ debug|debug-full)
 	else
 		tests=(--env MRC_DEBUG_FULL=1 --tests)
 	fi
+	# The guest runs the host's mrcctl and C selftests: built here too,
+	# so make check-debug works on a fresh clone without make check.
+	stage "build: mrcctl and the C selftests" "$out/build-tools.log" make -C "$top" tools
 	if stage "debug kernel: built (or cached) from linux-source-6.12" \
 		"$out/debug-kernel.log" "$top/tools/vm/debug-kernel.sh"; then
 		kdir=$("$top/tools/vm/debug-kernel.sh" --print-dir)

@@ -418,6 +418,21 @@ static int classify(u32 psn, u64 *off)
 	return (s32)d < 0 ? BEHIND : BEYOND;
 }
 
+/*
+ * @s is newly acked by the running ACK: if it is a first transmission
+ * still in flight, its path delivered up to it and it is the newest
+ * delivered send (the scoreboard's txw_delivered()).
+ */
+static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest)
+{
+	if (!s->expect || s->state != MRC_TX_INFLIGHT || s->tx_count)
+		return;
+	if (mrc_psn_after(s->path_seq + 1, mp[s->path].acked_seq))
+		mp[s->path].acked_seq = s->path_seq + 1;
+	if (f.now - *newest > STALE_US || (s32)(s->sent - *newest) > 0)
+		*newest = s->sent;
+}
+
 /* Apply @a; the model predicts validity and every effect. */
 static bool do_ack(const struct mrc_ack_info *a)
 {
@@ -475,6 +490,21 @@ static bool do_ack(const struct mrc_ack_info *a)
 			if (classify(psn, &off) == IN &&
 			    f.sh[off].state != MRC_TX_ACKED)
 				f.sh[off].expect = true;
+		}
+	}
+	/*
+	 * Every newly acked first transmission is evidence for its path,
+	 * in the scoreboard's order: the cum range, then the SACK bits
+	 * (once each: a stale newest makes the order matter).
+	 */
+	for (o = f.una; !refuse && o < f.nxt && dc > 0 && o - f.una < (u64)dc; o++)
+		evidence(&f.sh[o], mp, &newest);
+	for (i = 0; !refuse && i < MRC_SACK_WORDS; i++) {
+		for (v = a->bits[i]; v; v &= v - 1) {
+			psn = a->base + 64 * i + __builtin_ctzll(v);
+			if (classify(psn, &off) == IN &&
+			    !(dc > 0 && off - f.una < (u64)dc))
+				evidence(&f.sh[off], mp, &newest);
 		}
 	}
 	for (o = f.una; o < f.nxt; o++) {

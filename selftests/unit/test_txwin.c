@@ -187,6 +187,93 @@ TEST(txwin_send_and_cum_ack)
 	check_counters(_metadata, &t);
 }
 
+/*
+ * A coalesced ACK: every first transmission it covers is evidence for its
+ * own path, not only the trigger; a retransmission is not (which copy
+ * arrived is unknown).
+ */
+TEST(txwin_coalesced_ack_evidence)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 1000, now = 100, i;
+
+	tx_init(&t, isn, 64);
+	/* isn+0..7 on paths 0 1 2 3 0 1 2 3, one every microsecond. */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + i, i % 4, 10, now + i));
+	/* isn+1 is lost early and resent on path 1 (seq 2). */
+	mk_ack(&t, &a, isn, isn + 5);
+	sack(&a, isn + 5);
+	ASSERT_TRUE(do_ack(&t, &a, 200, &res));
+	EXPECT_EQ(1U, detect(&t, 200, 0, 0));
+	EXPECT_EQ(isn + 1, t.lost[0]);
+	ASSERT_EQ(1, mrc_txwin_sent(&t.w, t.paths, isn + 1, 1, 10, 201));
+	/* One ACK, triggered by isn+7 (path 3), covers isn+1, +6 and +7. */
+	mk_ack(&t, &a, isn, isn + 7);
+	sack(&a, isn + 1);
+	sack(&a, isn + 5);
+	sack(&a, isn + 6);
+	sack(&a, isn + 7);
+	ASSERT_TRUE(do_ack(&t, &a, 300, &res));
+	EXPECT_EQ(3U, res.acked_pkts);
+	EXPECT_EQ(3, res.trig_path);
+	EXPECT_EQ(2U, t.paths[3].acked_seq);	/* the trigger, seq 1 */
+	EXPECT_EQ(2U, t.paths[2].acked_seq);	/* isn+6, seq 1 */
+	EXPECT_EQ(2U, t.paths[1].acked_seq);	/* isn+5 only: +1 was a resend */
+	EXPECT_EQ(now + 7, t.w.newest_acked_us);
+	/* isn+2 (path 2) and isn+3 (path 3) were overtaken on their paths. */
+	EXPECT_EQ(2U, detect(&t, 300, 0, 0));
+	EXPECT_EQ(isn + 2, t.lost[1]);
+	EXPECT_EQ(isn + 3, t.lost[2]);
+	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn)->state);
+	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn + 4)->state);
+	check_counters(_metadata, &t);
+
+	/*
+	 * newest_acked_us from a PSN that is not the trigger: isn+8 (path
+	 * 0, sent at 400) arrives with an ACK whose trigger is the older
+	 * isn+4 (sent at 104).
+	 */
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 8, 0, 10, 400));
+	mk_ack(&t, &a, isn, isn + 4);
+	sack(&a, isn + 4);
+	sack(&a, isn + 8);
+	ASSERT_TRUE(do_ack(&t, &a, 500, &res));
+	EXPECT_EQ(400U, t.w.newest_acked_us);
+	EXPECT_EQ(3U, t.paths[0].acked_seq);	/* isn+8 is path 0's seq 2 */
+	/* isn (path 0, seq 0) is now overtaken on its path. */
+	EXPECT_EQ(1U, detect(&t, 500, 0, 0));
+	EXPECT_EQ(MRC_TX_LOST, tx_rec(&t, isn)->state);
+	check_counters(_metadata, &t);
+}
+
+/* A first transmission declared lost that arrives late is not evidence. */
+TEST(txwin_late_lost_no_evidence)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 10, i;
+
+	tx_init(&t, isn, 64);
+	/* isn+0..3 on path 0 (seqs 0..3), isn+4 on path 1 */
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + i, 0, 10, 100 + i));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 4, 1, 10, 104));
+	/* The RTO: everything in flight is lost. */
+	EXPECT_EQ(5U, mrc_txwin_timeout(&t.w, t.paths, cb_lost, &t));
+	/* isn+3's first transmission arrives late, trigger isn+4's. */
+	mk_ack(&t, &a, isn, isn + 4);
+	a.trig_tx = 0;
+	sack(&a, isn + 3);
+	ASSERT_TRUE(do_ack(&t, &a, 300, &res));
+	EXPECT_EQ(1U, res.acked_pkts);
+	EXPECT_EQ(0U, t.paths[0].acked_seq);
+	check_counters(_metadata, &t);
+}
+
 /* Per-path rule: a later transmission acked on the same path. */
 TEST(txwin_per_path_loss)
 {
@@ -736,6 +823,14 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 		s = &m->sh[off];
 		if (!cov || s->state == MRC_TX_ACKED)
 			continue;
+		/* A first transmission that arrived: evidence for its path. */
+		if (s->state == MRC_TX_INFLIGHT && !s->tx_count) {
+			if (mrc_psn_after(s->path_seq + 1, m->mp[s->path].acked_seq))
+				m->mp[s->path].acked_seq = s->path_seq + 1;
+			if (!m->newest_set || (s32)(s->sent - m->newest) > 0)
+				m->newest = s->sent;
+			m->newest_set = true;
+		}
 		s->state = MRC_TX_ACKED;
 		nacked++;
 		bytes += s->len;

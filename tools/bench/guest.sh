@@ -8,7 +8,8 @@
 # turns them into the report (tools/bench/report.py).
 #
 # Environment: BENCH_QUICK=1 (fewer, shorter runs), BENCH_ONLY="p1 p2 ..."
-# (a subset: calib p1 p2 p3 p4 p5 p6 p7 rxe), BENCH_RATE (Mbit/s per rail),
+# (a subset: calib p1 p2 p3 p4 p5 p6 ab p7 rxe), BENCH_AB (module parameters
+# to A/B: "name=v1,v2 ..."), BENCH_RATE (Mbit/s per rail),
 # BENCH_DELAY_MS (per hop), BENCH_RUNS, BENCH_PAIRS (P3 host pairs).
 
 . "$MRC_TOP/selftests/lib.sh"
@@ -23,7 +24,9 @@ RAW=$OUT/raw.jsonl
 : >"$RAW"
 tmp=$(mktemp -d)
 QUICK=${BENCH_QUICK:-0}
-ONLY=" ${BENCH_ONLY:-p1 p2 p4 p3 p5 p6 p7 rxe} "
+ONLY=" ${BENCH_ONLY:-p1 p2 p4 p3 p5 p6 ab p7 rxe} "
+# Module parameters A/B-measured by "ab": name=value1,value2 ...
+AB=${BENCH_AB:-ack_every=2,16 rx_coalesce=0,1}
 RATE=${BENCH_RATE:-5}
 DELAY=${BENCH_DELAY_MS:-1}
 if [ "$QUICK" = 1 ]; then
@@ -406,37 +409,80 @@ p3() {
 
 pair_up() { mrc_pair cp-a cp-b 1 || exit 1; }
 
+# p5_one METRIC PEER RUN TAG [KEY=VALUE...]: one unshaped transfer, its CPU.
+p5_one() {
+	local m=$1 peer=$2 run=$3 tag=$4 c0 c1 s0 s1
+	shift 4
+	read -r c0 s0 < <(cpu_busy)
+	stream_start cp-b cp-a $peer 10.0.0.2 $tag $P5SECS
+	stream_end
+	read -r c1 s1 < <(cpu_busy)
+	rec $m $peer $run $(cat "$tmp/srv.out") cpu_jiffies=$((c1 - c0)) \
+		softirq_jiffies=$((s1 - s0)) hz=$(getconf CLK_TCK) tag=$tag "$@"
+	log "$m $peer run $run $*: $(cat "$tmp/srv.out") cpu $((c1 - c0)) jiffies"
+}
+
 p5() {
-	local run peer c0 c1 s0 s1
+	local run peer
 	for run in $(seq $RUNS); do
 		for peer in mrc tcp; do
-			read -r c0 s0 < <(cpu_busy)
-			stream_start cp-b cp-a $peer 10.0.0.2 p5-$peer-$run $P5SECS
-			stream_end
-			read -r c1 s1 < <(cpu_busy)
-			rec p5 $peer $run $(cat "$tmp/srv.out") cpu_jiffies=$((c1 - c0)) \
-				softirq_jiffies=$((s1 - s0)) hz=$(getconf CLK_TCK)
-			log "p5 $peer run $run: $(cat "$tmp/srv.out") cpu $((c1 - c0)) jiffies"
+			p5_one p5 $peer $run p5-$peer-$run
 		done
 	done
+}
+
+# p6_one METRIC PEER RUN LATFILE [KEY=VALUE...]: 64 B ping-pong.
+p6_one() {
+	local m=$1 peer=$2 run=$3 lat=$4
+	shift 4
+	port=$((port + 1))
+	rm -f "$tmp/ready"
+	ip netns exec cp-b "$PP" -T $peer -l -p $port -M pp -s 64 -t 120 -r "$tmp/ready" \
+		>/dev/null 2>&1 &
+	SRV=$!
+	waitfile "$tmp/ready"
+	ip netns exec cp-a "$PP" -T $peer -c 10.0.0.2 -p $port -M pp -s 64 -n $PPN -t 120 \
+		-o "$lat" >"$tmp/pp.out" 2>&1
+	wait $SRV
+	rec $m $peer $run $(tail -1 "$tmp/pp.out") "$@"
+	log "$m $peer run $run $*: $(tail -1 "$tmp/pp.out")"
 }
 
 p6() {
 	local run peer
 	for run in $(seq $RUNS); do
 		for peer in mrc tcp udp; do
-			port=$((port + 1))
-			rm -f "$tmp/ready"
-			ip netns exec cp-b "$PP" -T $peer -l -p $port -M pp -s 64 -t 120 -r "$tmp/ready" \
-				>/dev/null 2>&1 &
-			SRV=$!
-			waitfile "$tmp/ready"
-			ip netns exec cp-a "$PP" -T $peer -c 10.0.0.2 -p $port -M pp -s 64 -n $PPN -t 120 \
-				-o "$OUT/p6-$peer-$run.lat" >"$tmp/pp.out" 2>&1
-			wait $SRV
-			rec p6 $peer $run $(tail -1 "$tmp/pp.out")
-			log "p6 $peer run $run: $(tail -1 "$tmp/pp.out")"
+			p6_one p6 $peer $run "$OUT/p6-$peer-$run.lat"
 		done
+	done
+}
+
+# A/B of the performance mechanisms, in this boot: for each module
+# parameter of BENCH_AB ("name=before,after ..."), P5 and P6 of mrc with
+# each value (the TCP and UDP numbers of P5/P6 are the reference).
+ab() {
+	local spec p v vals old run order
+	for spec in $AB; do
+		p=${spec%%=*} vals=${spec#*=}
+		if ! old=$(cat /sys/module/mrc/parameters/$p); then
+			rec ab-error mrc 0 param=$p error="no such parameter"
+			continue
+		fi
+		# Runs outermost, the values' order alternating: the host's
+		# drift falls on every value alike.
+		for run in $(seq $RUNS); do
+			order=${vals//,/ }
+			[ $((run % 2)) = 0 ] && order=$(echo $order | tr ' ' '\n' | tac | tr '\n' ' ')
+			for v in $order; do
+				if ! echo $v >/sys/module/mrc/parameters/$p; then
+					rec ab-error mrc $run param=$p value=$v error="write refused"
+					continue
+				fi
+				p5_one ab-p5 mrc $run ab-p5-$p-$v-$run param=$p value=$v
+				p6_one ab-p6 mrc $run "$OUT/ab-p6-$p-$v-$run.lat" param=$p value=$v
+			done
+		done
+		echo $old >/sys/module/mrc/parameters/$p
 	done
 }
 
@@ -507,10 +553,11 @@ if want p3; then
 	p3
 	log "p3 done at $((($(now_ms) - tstart) / 1000)) s"
 fi
-if want p5 || want p6 || want p7; then
+if want p5 || want p6 || want p7 || want ab; then
 	pair_up
 	want p5 && p5
 	want p6 && p6
+	want ab && ab
 	want p7 && p7
 fi
 rec meta all 0 end_ms=$(now_ms) guest_secs=$((($(now_ms) - tstart) / 1000))

@@ -273,6 +273,32 @@ if any(p6[p]["p50_us"] for p in p6):
     row("P6 64 B ping-pong: p99 RTT, us", fmt(m99, 0), "", fmt(t99, 0), "UDP " + fmt(u99, 0),
         fmt(m99 and t99 and m99[1] / t99[1]) + " (mrc/TCP)", "(reported)", "info")
 
+# ---- A/B of the mechanisms' module parameters (same boot) ----------------------------
+ab = {}
+for r in sel("ab-p5", "mrc"):
+    if r.get("bytes"):
+        k = ab.setdefault((r["param"], str(r["value"])), {"gp": [], "cpu": [], "p50": [], "p99": []})
+        k["cpu"].append(r["cpu_jiffies"] / r.get("hz", 100) / (r["bytes"] / 1e9))
+        k["gp"].append(goodput(timeline(r["tag"]), skip_ms=500))
+for r in sel("ab-p6", "mrc"):
+    k = ab.setdefault((r["param"], str(r["value"])), {"gp": [], "cpu": [], "p50": [], "p99": []})
+    k["p50"].append(r.get("p50_us"))
+    k["p99"].append(r.get("p99_us"))
+derived["ab"] = {"%s=%s" % k: v for k, v in ab.items()}
+for (param, value), k in ab.items():
+    cm, gm = mm(k["cpu"]), mm(k["gp"])
+    m50, m99 = mm([x for x in k["p50"] if x]), mm([x for x in k["p99"] if x])
+    ct = mm(p5["tcp"]["cpu_s_per_gb"]) if p5.get("tcp") else None
+    gt = mm(p5["tcp"]["goodput_mbit"]) if p5.get("tcp") else None
+    u50 = mm(p6["udp"]["p50_us"]) if p6.get("udp") else None
+    t99 = mm(p6["tcp"]["p99_us"]) if p6.get("tcp") else None
+    row("A/B %s=%s: P5 CPU s per GB ; goodput Mbit/s ; P6 p50 ; p99 us" % (param, value),
+        "%s ; %s ; %s ; %s" % (fmt(cm, 1), fmt(gm, 0), fmt(m50, 0), fmt(m99, 0)), "", "", "",
+        "CPU %s, goodput %s (mrc/TCP); p50 %s (mrc/UDP); p99 %s (mrc/TCP)" % (
+            fmt(cm and ct and cm[1] / ct[1]), fmt(gm and gt and gm[1] / gt[1]),
+            fmt(m50 and u50 and m50[1] / u50[1]), fmt(m99 and t99 and m99[1] / t99[1])),
+        "(reported)", "info")
+
 # ---- P7 memory ---------------------------------------------------------------------
 p7 = {}
 for peer in ("mrc", "tcp"):

@@ -61,17 +61,16 @@ void mrc_challenge_init(struct mrc_sock *ms)
 	u32 plane, now = mrc_now_us();
 
 	ms->prail_ok = 0;
+	/* ms->chal has an entry per plane up to the highest of ms->planes. */
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
-		struct mrc_challenge *c = &ms->chal[plane];
-
 		if (!(ms->planes & BIT(plane)))
 			continue;
 		if (ipv6_addr_equal(&ms->prail[plane].addr, &ms->peer.smrc_addr)) {
 			ms->prail_ok |= BIT(plane);
 			continue;
 		}
-		c->value = get_random_u64();
-		c->next_us = now;
+		ms->chal[plane].value = get_random_u64();
+		ms->chal[plane].next_us = now;
 	}
 }
 
@@ -137,13 +136,14 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 
 	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
-		struct mrc_challenge *c = &ms->chal[plane];
+		struct mrc_challenge *c;
 		struct mrc_wire_probe p;
 		u32 due, step;
 		int path;
 
 		if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
 			continue;
+		c = &ms->chal[plane];
 		/* When may the next one go: see the top of this file. */
 		if (c->heard || (ms->client && c->sent &&
 				 c->sent < MRC_CHALLENGE_TRIES))
@@ -202,12 +202,13 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 enum mrc_drop_reason mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
 				       const struct mrc_wire_probe *p)
 {
-	const struct mrc_challenge *c = &ms->chal[plane];
 	u64 value = (u64)be32_to_cpu(p->seq) << 32 | be32_to_cpu(p->stamp);
+	const struct mrc_challenge *c;
 
 	lockdep_assert_held(&ms->lock);
 	if (!(ms->planes & BIT(plane)))
 		return MRC_DROP_BAD_FIELD;
+	c = &ms->chal[plane];	/* fls(ms->planes) entries */
 	if (mrc_plane_proven(ms, plane))
 		return MRC_DROP_DUPLICATE;
 	if (!c->sent || value != c->value)

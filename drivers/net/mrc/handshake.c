@@ -565,16 +565,15 @@ static struct mrc_sock *mrc_find_half_open(struct mrc_sock *lis,
  * @mdev: the device
  * @rail: the rail it came in on
  * @plane: that rail's plane (read once by the caller)
- * @skb: the packet (consumed)
- * @pkt: its parsed header
+ * @pkt: its parsed header (its rails point into the packet: the caller
+ *	frees the packet after)
  * @saddr: its source address
  * @daddr: its destination address (ours)
  *
  * Context: softirq, RCU.
  */
 void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
-		       struct sk_buff *skb, struct mrc_pkt *pkt,
-		       const struct in6_addr *saddr,
+		       struct mrc_pkt *pkt, const struct in6_addr *saddr,
 		       const struct in6_addr *daddr)
 {
 	u16 port = be16_to_cpu(pkt->u.req.req.dst_port);
@@ -582,7 +581,6 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	struct sk_buff_head xq;
 	u32 payload;
 
-	consume_skb(skb);
 	lis = mrc_listener_lookup(dev_net(mdev->dev), mdev, port, daddr);
 	if (!lis) {
 		mrc_count_drop(mdev, rail, MRC_DROP_NO_LISTENER);
@@ -675,7 +673,8 @@ out:
  * @ms: the connection (conn lock)
  * @rail: the rail it came in on
  * @plane: that rail's plane
- * @pkt: the packet
+ * @pkt: the packet (its rails point into the skb, which the caller keeps
+ *	until this returns)
  * @xq: where the ACK completing the handshake is queued
  */
 void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,

@@ -8,9 +8,11 @@
  * at a multiple of the segment size, carrying the segment size or, for
  * the message's last segment, exactly the rest (so no two segments
  * overlap unless they are the same segment).  It is placed by offset in
- * an rbtree (appending, the common case, is O(1)); a message is complete
- * when all its bytes are there, and recvmsg() returns messages in order
- * of their ids.
+ * an rbtree of runs (appending, the common case, is O(1)): a segment
+ * that continues the message's last run is merged into that run's skb
+ * (rx_coalesce), any other one starts a run, and a segment that lies
+ * inside a run is bogus.  A message is complete when all its bytes are
+ * there, and recvmsg() returns messages in order of their ids.
  *
  * Receive memory is charged per connection (sk_rmem_alloc, at most
  * mrc_input_limit()) and to the protocol (mrc_proto's memory_allocated,
@@ -37,9 +39,9 @@
  * The limits and the price derive from our settings (max-msg-size,
  * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
- * ACKs: at least every MRC_ACK_EVERY packets, at once for a duplicate, a
- * CE mark, the end of a message or a CLOSE, otherwise within
- * MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
+ * ACKs: at least every ack_every packets (a module parameter), at once
+ * for a duplicate, a CE mark, the end of a message or a CLOSE, otherwise
+ * within MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
  * so the sender learns which path delivered what, and carries the CE
  * count and our credit.
  *
@@ -55,6 +57,30 @@
 
 /* Messages further ahead than this of the next one to deliver are bogus. */
 #define MRC_MSG_ID_WINDOW	BIT(20)
+
+static bool rx_coalesce = true;
+module_param(rx_coalesce, bool, 0644);
+MODULE_PARM_DESC(rx_coalesce,
+		 "Keep a message's in-order segments in one skb, charged what their pages take");
+
+static unsigned int ack_every = MRC_ACK_EVERY;
+
+static int mrc_ack_every_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, MRC_ACK_EVERY_MAX);
+}
+
+static const struct kernel_param_ops mrc_ack_every_ops = {
+	.set = mrc_ack_every_set,
+	.get = param_get_uint,
+};
+
+/* Out of range: EINVAL at load or on write. */
+module_param_cb(ack_every, &mrc_ack_every_ops, &ack_every, 0644);
+MODULE_PARM_DESC(ack_every,
+		 "ACK at least every N data segments, 1-" __stringify(MRC_ACK_EVERY_MAX)
+		 " (sooner at a message's end, for CE, duplicates, and within "
+		 __stringify(MRC_ACK_DELAY_US) " us)");
 
 /**
  * mrc_input_init() - nothing received yet
@@ -423,16 +449,23 @@ static void mrc_input_insert(struct mrc_sock *ms, struct mrc_rx_msg *m)
 	rb_insert_color(&m->node, &ms->rx_msgs);
 }
 
+/* One past the last byte of @skb in its message. */
+static u32 mrc_input_seg_end(const struct sk_buff *skb)
+{
+	return MRC_SKB_CB(skb)->offset + MRC_SKB_CB(skb)->len;
+}
+
 /*
  * Place a checked segment of @m; false if the segment is already there.
- * Segments lie on the grid, so the same offset is the only overlap.
+ * An skb holds one segment or a run of them (mrc_input_coalesce()), all
+ * on the grid: a new segment overlaps one only by lying inside it.
  */
 static bool mrc_input_place(struct mrc_rx_msg *m, struct sk_buff *skb)
 {
 	struct rb_node **p = &m->segs.rb_node, *parent = NULL;
 	u32 off = MRC_SKB_CB(skb)->offset;
 
-	if (!m->last || MRC_SKB_CB(m->last)->offset < off) {
+	if (!m->last || mrc_input_seg_end(m->last) <= off) {
 		/* Beyond every segment so far: the right child of the last. */
 		if (m->last) {
 			parent = &m->last->rbnode;
@@ -441,12 +474,15 @@ static bool mrc_input_place(struct mrc_rx_msg *m, struct sk_buff *skb)
 		m->last = skb;
 	} else {
 		while (*p) {
-			u32 o = MRC_SKB_CB(rb_to_skb(*p))->offset;
+			struct sk_buff *o = rb_to_skb(*p);
 
-			if (o == off)
-				return false;
 			parent = *p;
-			p = off < o ? &parent->rb_left : &parent->rb_right;
+			if (off < MRC_SKB_CB(o)->offset)
+				p = &parent->rb_left;
+			else if (off >= mrc_input_seg_end(o))
+				p = &parent->rb_right;
+			else
+				return false;
 		}
 	}
 	rb_link_node(&skb->rbnode, parent, p);
@@ -494,6 +530,70 @@ free:
 	return c;
 }
 
+enum mrc_coalesce {
+	MRC_COALESCE_NO,	/* place it on its own */
+	MRC_COALESCE_DONE,	/* merged (and freed) */
+	MRC_COALESCE_NOBUFS,	/* not even its whole truesize would fit */
+};
+
+/*
+ * Receive coalescing, as tcp_try_coalesce(): a segment that continues the
+ * last run of its message moves its page fragments onto that skb, which
+ * is then charged only what the fragments add.  skb_try_coalesce() adds
+ * to no skb whose data is shared, and on veth every segment arrives as a
+ * clone of the sender's queued skb: a segment that may start a run gets
+ * its own head first (mrc_input_unshare()).  Only appends coalesce: a
+ * segment that fills a hole stays an skb of its own.
+ */
+static enum mrc_coalesce mrc_input_coalesce(struct mrc_sock *ms,
+					    struct mrc_rx_msg *m,
+					    struct sk_buff *skb)
+{
+	struct sock *sk = &ms->sk;
+	struct sk_buff *to = m->last;
+	bool stolen;
+	int delta;
+
+	if (!READ_ONCE(rx_coalesce) || !to ||
+	    mrc_input_seg_end(to) != MRC_SKB_CB(skb)->offset)
+		return MRC_COALESCE_NO;
+	/* What placing it alone would cost must fit, as for any segment. */
+	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize > mrc_input_limit(ms) ||
+	    !sk_rmem_schedule(sk, skb, skb->truesize))
+		return MRC_COALESCE_NOBUFS;
+	if (!skb_try_coalesce(to, skb, &stolen, &delta))
+		return MRC_COALESCE_NO;
+	/*
+	 * Charged unconditionally, as tcp_try_coalesce() does: @to is
+	 * changed already, and delta is at most what was just checked.
+	 */
+	atomic_add(delta, &sk->sk_rmem_alloc);
+	sk_mem_charge(sk, delta);
+	if (ms->rx_idle)
+		mrc_input_commit(ms);
+	MRC_SKB_CB(to)->len += MRC_SKB_CB(skb)->len;
+	m->got += MRC_SKB_CB(skb)->len;
+	m->charged += delta;
+	kfree_skb_partial(skb, stolen);
+	return MRC_COALESCE_DONE;
+}
+
+/*
+ * A segment that becomes its message's last run and has bytes after it
+ * gets a head of its own, so that the next segments can be added to it
+ * (its truesize is read after): on veth one allocation per run, none for
+ * a single-segment message.  Without memory it simply stays shared.
+ */
+static void mrc_input_unshare(const struct mrc_rx_msg *m, struct sk_buff *skb)
+{
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+
+	if (READ_ONCE(rx_coalesce) && skb_cloned(skb) &&
+	    cb->offset + cb->len < cb->msg_len &&
+	    (!m->last || mrc_input_seg_end(m->last) <= cb->offset))
+		skb_unclone(skb, GFP_ATOMIC);
+}
+
 /* A new DATA segment. On MRC_DROP_NONE the skb was kept (*@skbp). */
 static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 					   struct sk_buff **skbp,
@@ -532,8 +632,7 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 
 	skb = mrc_input_keep(ms, *skbp, pkt, len);
 	*skbp = skb;
-	cost = (skb ? skb->truesize : 0) + (new ? new->charged : 0);
-	if (!skb || !mrc_input_charge(ms, skb, cost)) {
+	if (!skb) {
 		kfree(new);
 		return MRC_DROP_NO_BUFFER;
 	}
@@ -541,6 +640,24 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 	MRC_SKB_CB(skb)->len = len;
 	MRC_SKB_CB(skb)->msg_id = msg_id;
 	MRC_SKB_CB(skb)->msg_len = msg_len;
+	if (!new) {
+		switch (mrc_input_coalesce(ms, m, skb)) {
+		case MRC_COALESCE_NOBUFS:
+			return MRC_DROP_NO_BUFFER;
+		case MRC_COALESCE_DONE:
+			*skbp = NULL;
+			goto placed;
+		case MRC_COALESCE_NO:
+			break;
+		}
+	}
+	mrc_input_unshare(m, skb);
+	/* Never more than what the credit priced (mrc_input_keep()). */
+	cost = skb->truesize + (new ? new->charged : 0);
+	if (skb->truesize > ms->rx_truesize || !mrc_input_charge(ms, skb, cost)) {
+		kfree(new);
+		return MRC_DROP_NO_BUFFER;
+	}
 	if (!mrc_input_place(m, skb)) {
 		/* A PSN the window saw as new, at a place taken: bogus. */
 		mrc_input_uncharge(ms, cost);
@@ -550,6 +667,7 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 	m->charged += skb->truesize;
 	if (new)
 		mrc_input_insert(ms, new);
+placed:
 	ms->rx_last = m;
 	if (m->got == m->len && msg_id == ms->rcv_msg_id)
 		ms->sk.sk_data_ready(&ms->sk);
@@ -588,6 +706,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	bool was_done = mrc_peer_done(ms);
 	bool kept = false;
 	enum mrc_rx_verdict v;
+	u32 every;
 
 	v = mrc_rxwin_check(&ms->rxw, psn);
 	if (v == MRC_RX_NEW && !mrc_psn_before(psn, ms->rwnd_adv))
@@ -653,7 +772,10 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	}
 	ms->ack_pending++;
 	mrc_input_trigger(ms, plane, pkt, ce);
-	if (now || ms->ack_pending >= MRC_ACK_EVERY)
+	every = READ_ONCE(ack_every);
+	/* Also at once when the credit ends within the next ack_every PSNs. */
+	if (now || ms->ack_pending >= every ||
+	    !mrc_psn_before(psn + every, ms->rwnd_adv))
 		mrc_input_send_ack(ms, xq);
 	else
 		mrc_conn_arm_ack(ms);
@@ -724,7 +846,8 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	 */
 	trimmed = pkt->type == MRC_PKT_NACK &&
 		  wa->nack_reason == MRC_NACK_TRIMMED;
-	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE, trimmed);
+	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
+		       be32_to_cpu(wa->ce_count), trimmed);
 	if (trimmed)
 		mrc_txwin_nacked(&ms->txw, ms->txpaths, ms->npaths, &a,
 				 mrc_output_lost_quiet, ms);

@@ -253,7 +253,8 @@ struct mrc_net {
 #define MRC_DEAD_PEER_MS	10000	/* no progress for this long: ETIMEDOUT */
 #define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
 #define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
-#define MRC_ACK_EVERY		2	/* ACK at least every N packets */
+#define MRC_ACK_EVERY		16	/* ack_every default: ACK at least every N packets */
+#define MRC_ACK_EVERY_MAX	64	/* ack_every's upper bound */
 #define MRC_INITIAL_CREDIT	64	/* PSNs a REQ/ACCEPT grants, at most */
 /* Idle connections' credit may add up to this many times dev_rmem_max. */
 #define MRC_DEV_RMEM_OVERCOMMIT	4

@@ -15,7 +15,7 @@
  * lost PSNs, each on a path of another plane when there is one, then new
  * segments, each getting the next PSN and a path from the sprayer.  The original
  * segment stays in the ring until acknowledged; a clone with the headers
- * pushed in front goes to the wire.
+ * pushed in front goes to the wire (its fclone twin: no allocation).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -64,6 +64,26 @@ static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * A segment's skb in the send ring: only headroom in its head, the data
+ * in page fragments.  As TCP's queue: an fclone, so the clone each
+ * transmission sends comes with it, and header-released, so that clone
+ * pushes its headers into the shared headroom without a copy
+ * (skb_header_cloned() is false while no other clone is alive; a
+ * retransmission while one still is pays for its own head).
+ */
+static struct sk_buff *mrc_output_alloc_seg(gfp_t gfp)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb_fclone(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, gfp);
+	if (skb) {
+		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+		__skb_header_release(skb);
+	}
+	return skb;
+}
+
 /**
  * mrc_output_queue_msg() - queue a message from the user
  * @ms: the connection (lock_sock held; not the conn lock)
@@ -85,13 +105,11 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 	for (off = 0; off < len; off += seg) {
 		u32 n = min_t(u32, seg, len - off);
 
-		skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN,
-				ms->sk.sk_allocation);
+		skb = mrc_output_alloc_seg(ms->sk.sk_allocation);
 		if (!skb) {
 			err = -ENOMEM;
 			goto fail;
 		}
-		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
 		err = mrc_output_copy(&ms->sk, skb, msg, n);
 		if (err) {
 			kfree_skb(skb);
@@ -135,11 +153,7 @@ fail:
  */
 struct sk_buff *mrc_output_alloc_close(gfp_t gfp)
 {
-	struct sk_buff *skb = alloc_skb(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, gfp);
-
-	if (skb)
-		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
-	return skb;
+	return mrc_output_alloc_seg(gfp);
 }
 
 /**
@@ -168,10 +182,14 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 	return 0;
 }
 
-/* A clone of @skb with the DATA/CLOSE headers of this transmission. */
+/*
+ * A clone of @skb with the DATA/CLOSE headers of this transmission; it
+ * asks for an ACK at once (@ack_now) when the sender cannot go on
+ * without one, besides at a message's end and for a CLOSE.
+ */
 static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 					struct sk_buff *skb, u32 psn,
-					u8 tx_count, u16 ev)
+					u8 tx_count, u16 ev, bool ack_now)
 {
 	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 	struct mrc_wire_data *d;
@@ -181,6 +199,7 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 	c = skb_clone(skb, GFP_ATOMIC);
 	if (!c)
 		return NULL;
+	/* Copies the head only while an earlier transmission is alive. */
 	if (skb_cow_head(c, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN)) {
 		kfree_skb(c);
 		return NULL;
@@ -188,7 +207,8 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 	h = skb_push(c, MRC_DATA_HDR_LEN);
 	h->version = MRC_WIRE_VERSION;
 	h->type = cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA;
-	h->flags = cpu_to_be16(cb->close || cb->offset + cb->len == cb->msg_len ?
+	h->flags = cpu_to_be16(ack_now || cb->close ||
+			       cb->offset + cb->len == cb->msg_len ?
 			       MRC_F_DATA_ACK_NOW : 0);
 	h->dst_conn = cpu_to_be32(ms->peer_id);
 	h->src_conn = cpu_to_be32(ms->id);
@@ -229,10 +249,17 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
 	}
 	/*
+	 * The receiver acknowledges every ack_every segments: the one that
+	 * fills the plane's window or the peer's credit, and a
+	 * retransmission (recovery), are acknowledged at once instead, so
+	 * a window smaller than that never waits for the delayed ACK.
+	 *
 	 * Without a clone the transmission is simply lost: the scoreboard
 	 * and the timer will send it again.
 	 */
-	c = mrc_output_clone(ms, skb, psn, tx, e->ev);
+	c = mrc_output_clone(ms, skb, psn, tx, e->ev,
+			     tx > 0 || !mrc_cc_avail(&ms->cc[e->plane]) ||
+			     !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn));
 	if (c) {
 		mrc_xmit_prepare(ms, c, e->plane, e->ev);
 		__skb_queue_tail(xq, c);

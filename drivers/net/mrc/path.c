@@ -27,6 +27,7 @@
 #include <linux/moduleparam.h>
 #include <linux/random.h>
 
+#include "core/psn.h"
 #include "sock.h"
 #include "trace.h"
 
@@ -97,31 +98,37 @@ static void mrc_path_params(struct mrc_sock *ms)
 int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 {
 	u32 per = READ_ONCE(mdev->evs_per_plane);
-	u32 n = 0, plane, i, now = mrc_now_us();
+	u32 n = 0, plane, i, nplanes, planes = 0, now = mrc_now_us();
 	struct mrc_ev *evs;
 	struct mrc_cc *cc;
 
 	per = clamp_t(u32, per, 1, MRC_MAX_PATHS / MRC_MAX_RAILS);
-	ms->planes = 0;
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		if (ms->lrail[plane].family &&
 		    ms->lrail[plane].family == ms->prail[plane].family) {
-			ms->planes |= BIT(plane);
+			planes |= BIT(plane);
 			n += per;
 		}
 	}
+	/*
+	 * The only bound of the per-plane arrays below (fls entries); sysfs
+	 * reads it without the conn lock (mrc_conns_plane_sums()).
+	 */
+	WRITE_ONCE(ms->planes, planes);
 	if (!n)
 		return -ENETUNREACH;
+	/* Per-plane arrays up to the highest plane in use, not all 32. */
+	nplanes = fls(ms->planes);
 again:
 	/*
 	 * Atomic, maybe large (256 EVs x 32 planes: 400 KB): when it fails,
 	 * fewer paths per plane rather than no connection.
 	 */
 	evs = kcalloc(n, sizeof(*evs), gfp | __GFP_NOWARN);
-	cc = kcalloc(MRC_MAX_RAILS, sizeof(*cc), gfp);
+	cc = kcalloc(nplanes, sizeof(*cc), gfp);
 	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp | __GFP_NOWARN);
 	ms->path_scratch = kzalloc(n, gfp);
-	ms->chal = kcalloc(MRC_MAX_RAILS, sizeof(*ms->chal), gfp);
+	ms->chal = kcalloc(nplanes, sizeof(*ms->chal), gfp);
 	if (!evs || !cc || !ms->txpaths || !ms->path_scratch || !ms->chal) {
 		kfree(evs);
 		kfree(cc);
@@ -137,7 +144,7 @@ again:
 			n *= per;
 			goto again;
 		}
-		ms->planes = 0;
+		WRITE_ONCE(ms->planes, 0);
 		return -ENOMEM;
 	}
 	mrc_path_params(ms);
@@ -191,7 +198,7 @@ void mrc_path_free(struct mrc_sock *ms)
 	ms->path_scratch = NULL;
 	ms->chal = NULL;
 	ms->npaths = 0;
-	ms->planes = 0;
+	WRITE_ONCE(ms->planes, 0);
 	ms->prail_ok = 0;
 }
 
@@ -396,12 +403,19 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
  * @ms: the connection; @ack_plane_bytes holds what the ACK acknowledged
  *	per plane (cleared here)
  * @res: the scoreboard's view of the ACK
- * @ce: the trigger carried CE
+ * @ce: the trigger carried CE: an ECN echo for the trigger's path
+ * @ce_count: the peer's count of our packets it received marked; its
+ *	increase since the highest count applied is what the plane's window
+ *	sees as marked (an ACK may cover up to ack_every packets, and the
+ *	ACK that said CE may be lost or overtaken by a later one)
  * @nack: it was a NACK of a trimmed packet: congestion on the trigger's
- *	path (SKIP) and, in the plane's window, as if it carried CE
+ *	path (SKIP) and, in the plane's window, one segment as if marked
+ *
+ * The marks are applied only with a trigger whose transmission is known
+ * (its plane); otherwise they wait for the next such ACK.
  */
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
-		    bool ce, bool nack)
+		    bool ce, u32 ce_count, bool nack)
 {
 	u32 now = mrc_now_us(), plane, ce_bytes = 0;
 	int tp = -1;
@@ -420,8 +434,14 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 			changed |= mrc_ev_on_nack(e, &ms->evp, now);
 		if (changed)
 			mrc_path_changed(ms, res->trig_path, old);
-		if (ce || nack)
-			ce_bytes = ms->ack_plane_bytes[tp] ?: ms->seg_size;
+		/* ACKs may arrive out of order: only a higher count is news. */
+		if (mrc_psn_after(ce_count, ms->ack_ce_seen)) {
+			ce_bytes = min_t(u64, (u64)(ce_count - ms->ack_ce_seen) *
+					 ms->seg_size, U32_MAX);
+			ms->ack_ce_seen = ce_count;
+		}
+		if (nack)
+			ce_bytes = min_t(u64, (u64)ce_bytes + ms->seg_size, U32_MAX);
 	}
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		u32 bytes = ms->ack_plane_bytes[plane];

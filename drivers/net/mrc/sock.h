@@ -175,7 +175,8 @@ struct mrc_conn_stats {
  *	allocated when the connection is established); conn lock
  * @npaths: number of @evs
  * @planes: bitmap of the planes the paths are on
- * @cc: congestion control per plane (MRC_MAX_RAILS entries)
+ * @cc: congestion control per plane, fls(@planes) entries: index only
+ *	with a plane of @planes
  * @ccp: its parameters (segment size etc.)
  * @evp: the path state machine's parameters
  * @spray: the path choice policy
@@ -185,7 +186,7 @@ struct mrc_conn_stats {
  * @prail_ok: bitmap of the planes whose peer rail proved it is the
  *	peer's (challenge.c); nothing but challenges goes to the others
  * @chal: per plane, the challenge of the peer's rail there (allocated
- *	with the paths)
+ *	with the paths, fls(@planes) entries as @cc)
  * @ev_base: first EV of the connection's EV sequence (random)
  * @ev_step: its step (random, odd: the sequence visits every EV once)
  * @ev_count: EVs handed out so far (paths, then replacements)
@@ -194,6 +195,9 @@ struct mrc_conn_stats {
  * @path_dirty: path states changed since the last notification
  * @path_ntf_at: jiffies before which no new notification goes out
  * @ack_plane_bytes: scratch: bytes acknowledged per plane by one ACK
+ * @ack_ce_seen: the highest CE count (our packets the peer received
+ *	marked) applied to a plane's window: an ACK's marks are the
+ *	difference (mrc_path_acked())
  * @dst: route cache per plane (initialised for the planes of @evs)
  * @dst_planes: bitmap of the planes whose @dst is initialised
  *
@@ -310,6 +314,7 @@ struct mrc_sock {
 	bool path_dirty;
 	unsigned long path_ntf_at;
 	u32 ack_plane_bytes[MRC_MAX_RAILS];
+	u32 ack_ce_seen;
 	struct dst_cache dst[MRC_MAX_RAILS];
 	u32 dst_planes;
 
@@ -380,11 +385,14 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  * @id: its message id
  * @len: its length
  * @got: payload bytes placed so far; complete when @got == @len
- * @charged: receive memory charged for it: its segments' truesize and
- *	this struct
- * @segs: its segments by offset (MRC_SKB_CB(skb)->offset, skb->rbnode);
- *	segments lie on the grid of the segment size and never overlap
- * @last: the segment with the highest offset (appending is O(1))
+ * @charged: receive memory charged for it: the sum of its skbs'
+ *	truesize (what coalesced segments added included) and this struct
+ * @segs: its runs by offset (MRC_SKB_CB(skb)->offset and ->len,
+ *	skb->rbnode): an skb holds one segment or consecutive ones merged
+ *	(rx_coalesce); runs lie on the grid of the segment size and never
+ *	overlap
+ * @last: the run with the highest offset (appending is O(1), and only it
+ *	is merged into)
  */
 struct mrc_rx_msg {
 	struct rb_node node;
@@ -450,8 +458,7 @@ struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
 int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		      struct sk_buff_head *xq);
 void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
-		       struct sk_buff *skb, struct mrc_pkt *pkt,
-		       const struct in6_addr *saddr,
+		       struct mrc_pkt *pkt, const struct in6_addr *saddr,
 		       const struct in6_addr *daddr);
 void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
@@ -497,7 +504,7 @@ int mrc_path_pick_any(struct mrc_sock *ms);
 void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state);
 void mrc_path_lost(struct mrc_sock *ms, u32 path);
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
-		    bool ce, bool nack);
+		    bool ce, u32 ce_count, bool nack);
 void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p);
 int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny);
 void mrc_path_init(struct mrc_sock *ms);

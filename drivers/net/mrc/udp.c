@@ -164,16 +164,13 @@ static bool mrc_udp_local_unicast(struct net *net, const struct net_device *dev,
 	       ipv6_chk_addr(net, daddr, NULL, 0);
 }
 
-/* Largest header (REQ with every rail) we make linear before parsing. */
-#define MRC_HDR_MAX	MRC_REQ_LEN(MRC_WIRE_MAX_RAILS)
-
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct net *net = sock_net(sk);
 	struct sk_buff_head xq;
 	struct in6_addr saddr, daddr;
 	enum mrc_drop_reason reason;
-	struct mrc_pkt *pkt;
+	struct mrc_pkt _pkt, *pkt = &_pkt;
 	struct mrc_rail *rail;
 	struct mrc_dev *mdev;
 	struct mrc_sock *ms;
@@ -191,21 +188,20 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	plane = READ_ONCE(rail->plane);
 	len = skb->len - sizeof(struct udphdr);
 	mrc_count_rx(mdev, rail, skb, skb->len);
-	if (!pskb_may_pull(skb, sizeof(struct udphdr) + min_t(unsigned int, len, MRC_HDR_MAX))) {
-		reason = MRC_DROP_SHORT;
-		goto drop;
-	}
-
-	pkt = kmalloc(sizeof(*pkt), GFP_ATOMIC);
-	if (!pkt) {
+	/*
+	 * Only the headers are made linear (a DATA segment's payload stays
+	 * in the frags it came in), and parsing reads no further.  Both
+	 * pulls are within skb->len: one fails only without memory.
+	 */
+	if (!pskb_may_pull(skb, sizeof(struct udphdr) + min_t(unsigned int, len, MRC_HDR_LEN)) ||
+	    !pskb_may_pull(skb, sizeof(struct udphdr) +
+			   mrc_wire_hdr_need(skb->data + sizeof(struct udphdr), len))) {
 		reason = MRC_DROP_NO_BUFFER;
 		goto drop;
 	}
 	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, pkt);
-	if (reason) {
-		kfree(pkt);
+	if (reason)
 		goto drop;
-	}
 
 	if (ip_hdr(skb)->version == 4) {
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
@@ -227,20 +223,19 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	 */
 	if (pkt->type == MRC_PKT_REQ &&
 	    !mrc_udp_unicast_source(net, skb->dev, &saddr)) {
-		kfree(pkt);
 		reason = MRC_DROP_BAD_SOURCE;
 		goto drop;
 	}
 	if (pkt->type == MRC_PKT_REQ &&
 	    !mrc_udp_local_unicast(net, skb->dev, &daddr)) {
-		kfree(pkt);
 		reason = MRC_DROP_BAD_FIELD;
 		goto drop;
 	}
 	if (pkt->type == MRC_PKT_REQ) {
-		mrc_handshake_rcv(mdev, rail, plane, skb, pkt, &saddr, &daddr);
-		kfree(pkt);
+		/* Its rails are read where they lie: freed after. */
+		mrc_handshake_rcv(mdev, rail, plane, pkt, &saddr, &daddr);
 		rcu_read_unlock();
+		consume_skb(skb);
 		return 0;
 	}
 
@@ -249,7 +244,6 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		/* Tell the sender, but never answer a RESET with a RESET. */
 		if (pkt->type != MRC_PKT_RESET)
 			mrc_reset_reply(mdev, rail, pkt, &saddr, MRC_RESET_NO_CONN);
-		kfree(pkt);
 		reason = MRC_DROP_NO_CONN;
 		goto drop;
 	}
@@ -266,7 +260,6 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	     !ipv6_addr_equal(&saddr, &ms->prail[plane].addr) ||
 	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
 		sock_put(&ms->sk);
-		kfree(pkt);
 		reason = MRC_DROP_BAD_SOURCE;
 		goto drop;
 	}
@@ -275,7 +268,6 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	mrc_input(ms, rail, plane, skb, pkt, INET_ECN_is_ce(dsfield), &xq);
 	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
-	kfree(pkt);
 	rcu_read_unlock();
 	return 0;
 

@@ -130,18 +130,40 @@ static void txw_mark_lost(struct mrc_txwin *w, struct mrc_txpath *paths,
 	paths[r->path].lost++;
 }
 
+/*
+ * Transmission @r arrived: its path (FIFO) delivered everything sent on
+ * it before, and whatever was sent well before it is late.
+ */
+static void txw_delivered(struct mrc_txwin *w, struct mrc_txpath *p,
+			  const struct mrc_txrec *r, u32 now_us)
+{
+	if (mrc_psn_after(r->path_seq + 1, p->acked_seq))
+		p->acked_seq = r->path_seq + 1;
+	if (!txw_newest_valid(w, now_us) ||
+	    txw_time_diff(r->sent_us, w->newest_acked_us) > 0)
+		w->newest_acked_us = r->sent_us;
+}
+
 static void txw_mark_acked(struct mrc_txwin *w, struct mrc_txpath *paths,
-			   u32 psn, mrc_txwin_cb acked, void *ctx,
+			   u32 psn, u32 now_us, mrc_txwin_cb acked, void *ctx,
 			   struct mrc_ack_result *res)
 {
 	struct mrc_txrec *r = txw_rec(w, psn);
 
 	if (r->state == MRC_TX_ACKED)
 		return;
-	if (r->state == MRC_TX_INFLIGHT)
+	if (r->state == MRC_TX_INFLIGHT) {
 		txw_leave_flight(w, paths, r);
-	else
+		/*
+		 * Only a first transmission is known to be the one that
+		 * arrived: an ACK covering many PSNs is evidence for each
+		 * of their paths, not only the trigger's.
+		 */
+		if (!r->tx_count)
+			txw_delivered(w, &paths[r->path], r, now_us);
+	} else {
 		w->lost--;	/* LOST: a late arrival */
+	}
 	r->state = MRC_TX_ACKED;
 	res->acked_pkts++;
 	res->acked_bytes += r->len;
@@ -184,11 +206,7 @@ static void txw_trigger(struct mrc_txwin *w, struct mrc_txpath *paths,
 		res->rtt_us = s ? s : 1;
 	}
 	res->trig_path = r->path;
-	if (mrc_psn_after(r->path_seq + 1, p->acked_seq))
-		p->acked_seq = r->path_seq + 1;
-	if (!txw_newest_valid(w, now_us) ||
-	    txw_time_diff(r->sent_us, w->newest_acked_us) > 0)
-		w->newest_acked_us = r->sent_us;
+	txw_delivered(w, p, r, now_us);
 }
 
 bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
@@ -218,12 +236,12 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
 		txw_trigger(w, paths, npaths, a, now_us, res);
 
 	for (psn = w->una; psn != w->nxt && mrc_psn_before(psn, a->cum); psn++)
-		txw_mark_acked(w, paths, psn, acked, ctx, res);
+		txw_mark_acked(w, paths, psn, now_us, acked, ctx, res);
 	for (i = 0; i < MRC_SACK_WORDS; i++) {
 		for (v = a->bits[i]; v; v &= v - 1) {
 			psn = a->base + 64 * i + txw_ctz64(v);
 			if (txw_where(w, psn) == TXW_IN)
-				txw_mark_acked(w, paths, psn, acked, ctx, res);
+				txw_mark_acked(w, paths, psn, now_us, acked, ctx, res);
 		}
 	}
 

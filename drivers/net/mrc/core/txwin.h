@@ -189,7 +189,9 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
  * @res: filled with what changed
  *
  * Advances @una past acknowledged PSNs (their records become FREE),
- * updates the trigger's path (@acked_seq) and @newest_acked_us.
+ * updates the trigger's path (@acked_seq) and @newest_acked_us, and so
+ * does every newly acknowledged first transmission (the one that arrived
+ * is known: an ACK that covers many PSNs is evidence for all their paths).
  *
  * Return: false if the ACK is impossible (acknowledges a PSN at or beyond
  * @nxt): the caller drops it as MRC_DROP_BAD_ACK and nothing changed.

@@ -3,11 +3,12 @@
  * core/wire.c - validation of received mrc packets (wire format v2).
  *
  * Everything here is attacker-controlled: every field is read from a
- * local copy made after the length was checked, and every check is done
- * before the packet is believed.  Checks run in a fixed order (length
- * first, then mostly reserved bits and fields before field ranges, the
- * connection ids last), so each malformed packet has one well-defined
- * drop reason.
+ * local copy made after the length was checked (a REQ's or ACCEPT's
+ * rails are checked where they lie: pkt->u.req.rails points there), and
+ * every check is done before the packet is believed.  Checks run in a
+ * fixed order (length first, then mostly reserved bits and fields before
+ * field ranges, the connection ids last), so each malformed packet has
+ * one well-defined drop reason.
  */
 #include "types.h"
 #include "wire.h"
@@ -136,15 +137,16 @@ static enum mrc_drop_reason parse_req(const u8 *buf, size_t len, struct mrc_pkt 
 	if (is_req ? !q.isn : !q.echo)
 		return MRC_DROP_BAD_FIELD;
 
-	/* n <= MRC_WIRE_MAX_RAILS: the rails fit in pkt->u.req.rails. */
+	/* len is MRC_REQ_LEN(n) or more: every rail is within @buf. */
 	for (i = 0; i < n; i++) {
-		struct mrc_wire_rail *r = &pkt->u.req.rails[i];
+		struct mrc_wire_rail r;
 
-		memcpy(r, rails + i * sizeof(*r), sizeof(*r));
-		why = check_rail(r);
+		memcpy(&r, rails + i * sizeof(r), sizeof(r));
+		why = check_rail(&r);
 		if (why)
 			return why;
 	}
+	pkt->u.req.rails = (const struct mrc_wire_rail *)rails;
 
 	pkt->hdr_len = len;	/* a REQ's padding is header too */
 	pkt->u.req.req = q;
@@ -236,6 +238,41 @@ enum mrc_drop_reason mrc_wire_parse(const void *buf, size_t len,
 	if (!pkt->src_conn || (h.type != MRC_PKT_REQ && !pkt->dst_conn))
 		return MRC_DROP_BAD_FIELD;
 	return MRC_DROP_NONE;
+}
+
+size_t mrc_wire_hdr_need(const void *buf, size_t len)
+{
+	struct mrc_wire_hdr h;
+	size_t need;
+
+	if (len < MRC_HDR_LEN)
+		return len;
+	memcpy(&h, buf, sizeof(h));
+	switch (h.type) {
+	case MRC_PKT_DATA:
+	case MRC_PKT_CLOSE:
+		need = MRC_DATA_HDR_LEN;
+		break;
+	case MRC_PKT_ACK:
+	case MRC_PKT_NACK:
+		need = MRC_ACK_LEN;
+		break;
+	case MRC_PKT_REQ:
+	case MRC_PKT_ACCEPT:
+		need = MRC_REQ_WIRE_LEN;
+		break;
+	case MRC_PKT_RESET:
+		need = MRC_RESET_LEN;
+		break;
+	case MRC_PKT_PROBE:
+	case MRC_PKT_PROBE_ACK:
+		need = MRC_PROBE_LEN;
+		break;
+	default:
+		need = MRC_HDR_LEN;
+		break;
+	}
+	return need < len ? need : len;
 }
 
 static const char * const mrc_drop_names[__MRC_DROP_MAX] = {

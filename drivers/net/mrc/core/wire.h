@@ -256,7 +256,9 @@ enum mrc_drop_reason {
  * @hdr_len: bytes of headers (common + type-specific + rails, and a
  *	REQ's padding)
  * @payload_len: bytes after the headers (DATA only; 0 otherwise)
- * @u: the type-specific part, still big-endian, copied out of the packet
+ * @u: the type-specific part, still big-endian, copied out of the packet;
+ *	but a REQ's or ACCEPT's rails (@u.req.rails), checked in place:
+ *	they point into the parsed buffer and are valid as long as it is
  */
 struct mrc_pkt {
 	u8 type;
@@ -270,7 +272,7 @@ struct mrc_pkt {
 		struct mrc_wire_ack ack;
 		struct {
 			struct mrc_wire_req req;
-			struct mrc_wire_rail rails[MRC_WIRE_MAX_RAILS];
+			const struct mrc_wire_rail *rails;
 		} req;
 		struct mrc_wire_reset reset;
 		struct mrc_wire_probe probe;
@@ -293,6 +295,20 @@ struct mrc_pkt {
  */
 enum mrc_drop_reason mrc_wire_parse(const void *buf, size_t len,
 				    struct mrc_pkt *pkt);
+
+/**
+ * mrc_wire_hdr_need() - how much of a packet mrc_wire_parse() reads
+ * @buf: the UDP payload, at least min(@len, MRC_HDR_LEN) bytes of it
+ * @len: its whole length
+ *
+ * The receive path makes only this much linear: a DATA segment's payload
+ * stays where the driver put it.  By the common header's type: DATA and
+ * CLOSE their fixed headers, a REQ or ACCEPT all of it (up to the
+ * largest, MRC_REQ_WIRE_LEN), other types their fixed length.
+ *
+ * Return: bytes from @buf that parsing reads, at most @len.
+ */
+size_t mrc_wire_hdr_need(const void *buf, size_t len);
 
 /**
  * mrc_wire_drop_reason_name() - short name of a drop reason
