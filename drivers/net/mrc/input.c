@@ -378,17 +378,29 @@ static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
  * lock protects sk_forward_alloc: every charge and every uncharge of
  * receive memory happens under it.
  */
-static bool mrc_input_charge(struct mrc_sock *ms, struct sk_buff *skb, u32 size)
+static bool mrc_input_may_charge(struct mrc_sock *ms, struct sk_buff *skb,
+				 u32 size)
 {
 	struct sock *sk = &ms->sk;
 
-	if (atomic_read(&sk->sk_rmem_alloc) + size > mrc_input_limit(ms) ||
-	    !sk_rmem_schedule(sk, skb, size))
-		return false;
-	atomic_add(size, &sk->sk_rmem_alloc);
-	sk_mem_charge(sk, size);
+	return atomic_read(&sk->sk_rmem_alloc) + size <= mrc_input_limit(ms) &&
+	       sk_rmem_schedule(sk, skb, size);
+}
+
+/* Charge @size that mrc_input_may_charge() allowed (or more of it). */
+static void mrc_input_charged(struct mrc_sock *ms, u32 size)
+{
+	atomic_add(size, &ms->sk.sk_rmem_alloc);
+	sk_mem_charge(&ms->sk, size);
 	if (ms->rx_idle)
 		mrc_input_commit(ms);	/* busy again: reserve the credit */
+}
+
+static bool mrc_input_charge(struct mrc_sock *ms, struct sk_buff *skb, u32 size)
+{
+	if (!mrc_input_may_charge(ms, skb, size))
+		return false;
+	mrc_input_charged(ms, size);
 	return true;
 }
 
@@ -549,7 +561,6 @@ static enum mrc_coalesce mrc_input_coalesce(struct mrc_sock *ms,
 					    struct mrc_rx_msg *m,
 					    struct sk_buff *skb)
 {
-	struct sock *sk = &ms->sk;
 	struct sk_buff *to = m->last;
 	bool stolen;
 	int delta;
@@ -558,8 +569,7 @@ static enum mrc_coalesce mrc_input_coalesce(struct mrc_sock *ms,
 	    mrc_input_seg_end(to) != MRC_SKB_CB(skb)->offset)
 		return MRC_COALESCE_NO;
 	/* What placing it alone would cost must fit, as for any segment. */
-	if (atomic_read(&sk->sk_rmem_alloc) + skb->truesize > mrc_input_limit(ms) ||
-	    !sk_rmem_schedule(sk, skb, skb->truesize))
+	if (!mrc_input_may_charge(ms, skb, skb->truesize))
 		return MRC_COALESCE_NOBUFS;
 	if (!skb_try_coalesce(to, skb, &stolen, &delta))
 		return MRC_COALESCE_NO;
@@ -567,10 +577,7 @@ static enum mrc_coalesce mrc_input_coalesce(struct mrc_sock *ms,
 	 * Charged unconditionally, as tcp_try_coalesce() does: @to is
 	 * changed already, and delta is at most what was just checked.
 	 */
-	atomic_add(delta, &sk->sk_rmem_alloc);
-	sk_mem_charge(sk, delta);
-	if (ms->rx_idle)
-		mrc_input_commit(ms);
+	mrc_input_charged(ms, delta);
 	MRC_SKB_CB(to)->len += MRC_SKB_CB(skb)->len;
 	m->got += MRC_SKB_CB(skb)->len;
 	m->charged += delta;
