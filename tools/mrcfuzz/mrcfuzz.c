@@ -124,7 +124,7 @@ enum op {
 	OP_SETSOCKOPT, OP_GETSOCKOPT, OP_GETNAME, OP_POLL, OP_EPOLL,
 	OP_SHUTDOWN, OP_FCNTL, OP_DUP, OP_CLOSE, OP_IOCTL, OP_SIGNAL,
 	OP_GENL, OP_GENL_ADMIN, OP_GENL_BAD, OP_GENL_ID, OP_RTNL,
-	OP_SVC_ACCEPT, OP_REPAIR, OP_MAX
+	OP_SVC_ACCEPT, OP_SVC_CONNECT, OP_REPAIR, OP_MAX
 };
 
 static const char * const op_names[OP_MAX] = {
@@ -133,7 +133,7 @@ static const char * const op_names[OP_MAX] = {
 	"setsockopt", "getsockopt", "getname", "poll", "epoll",
 	"shutdown", "fcntl", "dup", "close", "ioctl", "signal",
 	"genl", "genl-admin", "genl-bad", "genl-id", "rtnl", "svc-accept",
-	"repair",
+	"svc-connect", "repair",
 };
 
 /* Relative weights of the operations a fuzzing thread picks. */
@@ -2146,13 +2146,52 @@ static int listener(int port)
 	return high_fd(fd);
 }
 
-/* Keeps listeners on the service ports; accepted connections go to the table. */
+/*
+ * A connection the fuzzing threads can use, whatever their random
+ * addresses hit: a fresh socket connects to one of the peer's service
+ * ports (the peer addresses in turn), sends one message and goes to the
+ * table.  Its result (the first call that failed) counts as svc-connect.
+ */
+static void svc_connect(struct thr *t, unsigned int k)
+{
+	struct sockaddr_mrc a = { .smrc_family = family };
+	struct timeval tv = { 1, 0 };
+	unsigned char msg[64] = { 0 };
+	int fd;
+
+	a.smrc_addr = peer_addrs[k % npeer];
+	a.smrc_port = htons(port_base + rnd(t, nports));
+	fd = socket(family, SOCK_SEQPACKET, 0);
+	if (fd < 0) {
+		result(t, OP_SVC_CONNECT, fd);
+		return;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    send(fd, msg, sizeof(msg), 0) != sizeof(msg)) {
+		result(t, OP_SVC_CONNECT, -1);
+		close(fd);
+		return;
+	}
+	result(t, OP_SVC_CONNECT, 0);
+	set_timeouts(fd, t);
+	slot_put(t, fd);
+}
+
+/*
+ * Keeps listeners on the service ports; accepted connections go to the
+ * table.  Once a second it also connects to the peer (svc_connect()), so
+ * that every run carries messages, not only the runs whose random
+ * connects happen to find a listener.
+ */
 static void *service_thread(void *arg)
 {
 	struct thr *t = arg;
 	struct pollfd pfd[16];
 	unsigned long long last_check = 0;
 	int i, n = nports > 16 ? 16 : nports;
+	unsigned int k = 0;
 
 	for (i = 0; i < n; i++)
 		pfd[i].fd = -1;
@@ -2176,6 +2215,13 @@ static void *service_thread(void *arg)
 				if (pfd[i].fd < 0)
 					pfd[i].fd = listener(port_base + i);
 				pfd[i].events = POLLIN;
+			}
+			if (npeer) {
+				op_end(t);
+				op_begin(t, OP_SVC_CONNECT);
+				svc_connect(t, k++);
+				op_end(t);
+				op_begin(t, OP_SVC_ACCEPT);
 			}
 		}
 		if (poll(pfd, n, 100) > 0) {
