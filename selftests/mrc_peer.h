@@ -152,6 +152,9 @@ struct peer_rx {
  * @rx_plane: packets received per plane
  * @rx_invalid: packets mrc_wire_parse() refused
  * @rx_stray: valid packets for no connection of ours
+ * @answers: packets sent on our own while receiving (ACKs of the server's
+ *	DATA, answers to its probes and challenges): a test that counts what
+ *	the server received adds them to what it sent itself
  * @seed: random state
  */
 struct mrc_peer {
@@ -162,6 +165,7 @@ struct mrc_peer {
 	unsigned long rx[__MRC_PKT_MAX];
 	unsigned long rx_plane[PEER_PLANES];
 	unsigned long rx_invalid, rx_stray;
+	unsigned long answers;
 	unsigned int seed;
 };
 
@@ -569,7 +573,7 @@ static inline void peer_react(struct peer_conn *c, struct peer_rx *rx)
 			c->data_dups++;
 		}
 		if (c->ack_data)
-			peer_ack(c, plane, psn, c->trig_ev, c->trig_tx);
+			c->p->answers += !peer_ack(c, plane, psn, c->trig_ev, c->trig_tx);
 		break;
 	case MRC_PKT_PROBE:
 		if (pkt->flags & MRC_F_PROBE_CHALLENGE) {
@@ -577,8 +581,9 @@ static inline void peer_react(struct peer_conn *c, struct peer_rx *rx)
 			if (c->answer_challenges & (1U << plane)) {
 				if (!c->chal_answered_ms[plane])
 					c->chal_answered_ms[plane] = now_ms();
-				peer_probe(c, plane, MRC_PKT_PROBE_ACK,
-					   MRC_F_PROBE_CHALLENGE, &pkt->u.probe);
+				c->p->answers += !peer_probe(c, plane, MRC_PKT_PROBE_ACK,
+							     MRC_F_PROBE_CHALLENGE,
+							     &pkt->u.probe);
 			}
 			break;
 		}
@@ -586,9 +591,10 @@ static inline void peer_react(struct peer_conn *c, struct peer_rx *rx)
 		if (!c->answer_probes)
 			break;
 		if (!pkt->u.probe.seq)
-			peer_ack(c, plane, c->rxw.cum - 1, 0, 0);
+			c->p->answers += !peer_ack(c, plane, c->rxw.cum - 1, 0, 0);
 		else
-			peer_probe(c, plane, MRC_PKT_PROBE_ACK, 0, &pkt->u.probe);
+			c->p->answers += !peer_probe(c, plane, MRC_PKT_PROBE_ACK, 0,
+						     &pkt->u.probe);
 		break;
 	case MRC_PKT_RESET:
 		c->resets++;
