@@ -31,7 +31,7 @@ RATE=${BENCH_RATE:-5}
 DELAY=${BENCH_DELAY_MS:-1}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${BENCH_RUNS:-1} SECS=3 FSECS=4 OUTAGE=1000 FAILAT=1800 PAIRS=${BENCH_PAIRS:-4}
-	P3SECS=3 PPN=200 IDLE=30 P5SECS=2
+	P3SECS=3 PPN=200 IDLE=200 P5SECS=2
 else
 	RUNS=${BENCH_RUNS:-3} SECS=6 FSECS=9 OUTAGE=3000 FAILAT=3000 PAIRS=${BENCH_PAIRS:-8}
 	P3SECS=8 PPN=1000 IDLE=200 P5SECS=4
@@ -102,6 +102,17 @@ cpu_busy() {	# jiffies busy (all but idle+iowait) and softirq, all CPUs
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $8 }' /proc/stat
 }
 meminfo() { awk '$1 == "MemFree:" { f = $2 } $1 == "Slab:" { s = $2 } END { print f, s }' /proc/meminfo; }
+
+# slab_bytes: bytes of the slab objects in use, exactly: every cache is
+# shrunk first (its per-CPU slabs flushed, so /proc/slabinfo's active_objs
+# no longer counts their free objects), then active_objs x objsize summed.
+# "Slab:" of /proc/meminfo counts pages: a run that reuses the pages an
+# earlier one freed grows it by nothing.
+slab_bytes() {
+	local c
+	for c in /sys/kernel/slab/*/shrink; do echo 1 >"$c"; done 2>/dev/null
+	awk 'NR > 2 { s += $2 * $4 } END { printf "%d\n", s }' /proc/slabinfo
+}
 
 # stream_start NSSRV NSCLI PROTO DST TAG SECS [client args]: a timed
 # transfer; the receiver's timeline goes to $OUT/TAG.tl.
@@ -487,12 +498,13 @@ ab() {
 }
 
 p7() {
-	local run peer m0 s0 m1 s1 b
+	local run peer m0 s0 m1 s1 b o0 o1
 	for run in $(seq $RUNS); do
 		for peer in mrc tcp; do
 			# idle connections
 			port=$((port + 1))
 			sync; echo 2 >/proc/sys/vm/drop_caches; nap 0.5
+			o0=$(slab_bytes)
 			read -r m0 s0 < <(meminfo)
 			rm -f "$tmp/ready" "$tmp/conn"
 			ip netns exec cp-b "$PP" -T $peer -l -p $port -M hold -k $IDLE -t 120 \
@@ -505,9 +517,12 @@ p7() {
 			waitfile "$tmp/conn"
 			nap 1
 			read -r m1 s1 < <(meminfo)
+			o1=$(slab_bytes)
 			kill $CLI $SRV; wait $CLI $SRV 2>/dev/null
-			rec p7-idle $peer $run conns=$IDLE memfree_kb=$((m0 - m1)) slab_kb=$((s1 - s0))
-			log "p7 idle $peer: $IDLE conns: MemFree -$((m0 - m1)) kB, Slab +$((s1 - s0)) kB"
+			rec p7-idle $peer $run conns=$IDLE memfree_kb=$((m0 - m1)) slab_kb=$((s1 - s0)) \
+				slab_obj_b=$((o1 - o0))
+			log "p7 idle $peer: $IDLE conns: MemFree -$((m0 - m1)) kB, Slab +$((s1 - s0)) kB," \
+				"slab objects +$(((o1 - o0) / 1024)) kB"
 			# one connection filled: the receiver never reads
 			port=$((port + 1))
 			nap 1

@@ -307,6 +307,8 @@ for peer in ("mrc", "tcp"):
     p7[peer] = {
         "idle_kb_per_conn": [r["memfree_kb"] / r["conns"] for r in idle],
         "idle_slab_kb_per_conn": [r["slab_kb"] / r["conns"] for r in idle],
+        "idle_obj_kb_per_conn": [r["slab_obj_b"] / 1024 / r["conns"] for r in idle
+                                 if "slab_obj_b" in r],
         "fill_kb_per_mb": [r["memfree_kb"] / (r["bytes"] / 2**20) for r in fill if r.get("bytes")],
         # SO_MEMINFO: what the sender's and the receiver's socket are charged
         "fill_charged_kb_per_mb": [(r.get("wmem", 0) + r.get("rmem", 0)) / 1024 / (r["bytes"] / 2**20)
@@ -320,6 +322,11 @@ if p7["mrc"]["idle_kb_per_conn"]:
         fmt(d["mrc"]["idle_kb_per_conn"], 1) + " ; " + fmt(d["mrc"]["idle_slab_kb_per_conn"], 1), "",
         fmt(d["tcp"]["idle_kb_per_conn"], 1) + " ; " + fmt(d["tcp"]["idle_slab_kb_per_conn"], 1), "",
         "", "(reported)", "info")
+    om, ot = d["mrc"]["idle_obj_kb_per_conn"], d["tcp"]["idle_obj_kb_per_conn"]
+    if om and ot:
+        row("P7 slab objects per idle connection (both ends; caches shrunk, "
+            "active objects x size), kB", fmt(om, 2), "", fmt(ot, 2), "",
+            fmt(om[1] / ot[1]) + " (mrc/TCP)", "(reported)", "info")
     row("P7 memory charged to the two sockets per MB buffered (receiver not reading; "
         "SO_MEMINFO wmem + rmem), kB/MB",
         fmt(d["mrc"]["fill_charged_kb_per_mb"], 0), "", fmt(d["tcp"]["fill_charged_kb_per_mb"], 0),
