@@ -830,7 +830,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	struct mrc_sock *ms = mrc_sk(sk);
 	int flags = msg->msg_flags;
 	long timeo;
-	u32 max;
+	u32 max, need;
 	int err;
 
 	if (flags & ~(MSG_DONTWAIT | MSG_NOSIGNAL | MSG_EOR | MSG_CMSG_COMPAT))
@@ -892,9 +892,14 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto out;
 		}
 	}
-	if (READ_ONCE(ms->txw.nxt) - READ_ONCE(ms->txw.una) >=
-	    READ_ONCE(ms->txw.size) / 2)
-		mrc_output_grow(ms);
+	/*
+	 * The scoreboard covers what may be in flight: grow it while what is
+	 * in flight, queued and this message's segments fill half of it.
+	 */
+	need = READ_ONCE(ms->txw.nxt) - READ_ONCE(ms->txw.una) +
+	       skb_queue_len_lockless(&ms->send_queue) + DIV_ROUND_UP(len, ms->seg_size);
+	while (need >= READ_ONCE(ms->txw.size) / 2 && mrc_output_grow(ms))
+		;
 	err = mrc_output_queue_msg(ms, msg, len);
 	if (!err)
 		err = len;

@@ -61,16 +61,15 @@ void mrc_challenge_init(struct mrc_sock *ms)
 	u32 plane, now = mrc_now_us();
 
 	ms->prail_ok = 0;
-	/* ms->chal has an entry per plane up to the highest of ms->planes. */
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		if (!(ms->planes & BIT(plane)))
 			continue;
-		if (ipv6_addr_equal(&ms->prail[plane].addr, &ms->peer.smrc_addr)) {
+		if (ipv6_addr_equal(&mrc_prail(ms, plane)->addr, &ms->peer.smrc_addr)) {
 			ms->prail_ok |= BIT(plane);
 			continue;
 		}
-		ms->chal[plane].value = get_random_u64();
-		ms->chal[plane].next_us = now;
+		mrc_plane(ms, plane)->chal.value = get_random_u64();
+		mrc_plane(ms, plane)->chal.next_us = now;
 	}
 }
 
@@ -111,10 +110,10 @@ static void mrc_challenge_fill(struct mrc_wire_probe *p, u64 value, u16 ev)
 void mrc_challenge_heard(struct mrc_sock *ms, u8 plane)
 {
 	lockdep_assert_held(&ms->lock);
-	if (!ms->chal || mrc_plane_proven(ms, plane) || !(ms->planes & BIT(plane)))
+	if (!ms->plane || !(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
 		return;
-	if (!ms->chal[plane].heard) {
-		ms->chal[plane].heard = true;
+	if (!mrc_plane(ms, plane)->chal.heard) {
+		mrc_plane(ms, plane)->chal.heard = true;
 		mrc_path_start(ms);
 	}
 }
@@ -143,7 +142,7 @@ s32 mrc_challenge_tick(struct mrc_sock *ms, u32 now, struct sk_buff_head *xq)
 
 		if (!(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
 			continue;
-		c = &ms->chal[plane];
+		c = &mrc_plane(ms, plane)->chal;
 		/* When may the next one go: see the top of this file. */
 		if (c->heard || (ms->client && c->sent &&
 				 c->sent < MRC_CHALLENGE_TRIES))
@@ -208,7 +207,7 @@ enum mrc_drop_reason mrc_challenge_ack(struct mrc_sock *ms, u8 plane,
 	lockdep_assert_held(&ms->lock);
 	if (!(ms->planes & BIT(plane)))
 		return MRC_DROP_BAD_FIELD;
-	c = &ms->chal[plane];	/* fls(ms->planes) entries */
+	c = &mrc_plane(ms, plane)->chal;
 	if (mrc_plane_proven(ms, plane))
 		return MRC_DROP_DUPLICATE;
 	if (!c->sent || value != c->value)

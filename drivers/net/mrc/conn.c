@@ -492,6 +492,7 @@ void mrc_conn_destroy(struct mrc_sock *ms)
 	mrc_input_purge(ms, true);
 	sk_mem_reclaim_final(&ms->sk);
 	mrc_path_free(ms);
+	mrc_handshake_free_rails(ms);
 	kvfree(ms->txrec);
 	kvfree(ms->txskb);
 	ms->txrec = NULL;

@@ -76,26 +76,55 @@ static u32 mrc_rail_max_payload(const struct net_device *dev, int family)
 		     U16_MAX);
 }
 
-/*
- * Our rails of @family, for the handshake, and the payload all of them can
- * carry.  Context: RCU.
- */
-static u32 mrc_fill_lrails(struct mrc_sock *ms, struct mrc_dev *mdev,
-			   int family)
-{
-	u32 plane, payload = U16_MAX;
+/* The rail of a plane a connection has none on (mrc_lrail(), mrc_prail()). */
+const struct mrc_endpoint_rail mrc_no_rail;
 
-	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+/*
+ * Our rails of @family, for the handshake, in a new @lrail (and an empty
+ * @prail), up to our highest plane with a rail: most connections have a
+ * few planes, not MRC_MAX_RAILS.  *@payload: what all of them can carry.
+ * Context: RCU; @ms is neither hashed nor on a device yet.
+ * Return: 0 or -ENOMEM.
+ */
+static int mrc_fill_lrails(struct mrc_sock *ms, struct mrc_dev *mdev,
+			   int family, u32 *payload)
+{
+	struct mrc_endpoint_rail *rails;
+	u32 plane, n = 0;
+
+	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
+		if (rcu_access_pointer(mdev->rails[plane]))
+			n = plane + 1;
+	rails = kcalloc(2 * n, sizeof(*rails), GFP_ATOMIC);
+	if (!rails)
+		return -ENOMEM;
+	kfree(ms->lrail);	/* of a connect() that failed before */
+	ms->lrail = rails;
+	ms->prail = rails + n;
+	ms->nrails = n;
+	*payload = U16_MAX;
+	for (plane = 0; plane < n; plane++) {
 		struct mrc_rail *rail = rcu_dereference(mdev->rails[plane]);
 		struct mrc_endpoint_rail *er = &ms->lrail[plane];
 
-		memset(er, 0, sizeof(*er));
 		if (!rail || !mrc_rail_addr(rail->dev, family, &er->addr))
 			continue;
 		er->family = family;
-		payload = min(payload, mrc_rail_max_payload(rail->dev, family));
+		*payload = min(*payload, mrc_rail_max_payload(rail->dev, family));
 	}
-	return payload;
+	return 0;
+}
+
+/**
+ * mrc_handshake_free_rails() - forget both ends' rails
+ * @ms: the socket, unreachable
+ */
+void mrc_handshake_free_rails(struct mrc_sock *ms)
+{
+	kfree(ms->lrail);
+	ms->lrail = NULL;
+	ms->prail = NULL;
+	ms->nrails = 0;
 }
 
 static int mrc_addr_family(const struct in6_addr *addr)
@@ -206,7 +235,7 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	u32 plane, n = 0;
 
 	lockdep_assert_held(&ms->lock);
-	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
+	for (plane = 0; plane < ms->nrails; plane++)
 		n += !!ms->lrail[plane].family;
 	skb = mrc_xmit_alloc(ms, type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN :
 					       MRC_REQ_LEN(n));
@@ -224,7 +253,7 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	req->max_msg_size = cpu_to_be32(ms->max_msg);
 	if (type == MRC_PKT_ACCEPT)
 		req->echo = cpu_to_be32(ms->peer_isn);
-	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
+	for (plane = 0; plane < ms->nrails; plane++) {
 		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
 		struct mrc_wire_rail *wr;
 
@@ -260,10 +289,15 @@ static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 	if (be16_to_cpu(req->max_payload) < READ_ONCE(mrc_min_seg_size))
 		return false;
 
-	memset(ms->prail, 0, sizeof(ms->prail));
+	memset(ms->prail, 0, ms->nrails * sizeof(*ms->prail));
 	for (i = 0; i < req->n_rails; i++) {
 		const struct mrc_wire_rail *wr = &pkt->u.req.rails[i];
-		struct mrc_endpoint_rail *er = &ms->prail[wr->plane];
+		struct mrc_endpoint_rail *er;
+
+		/* Where we have no rail, no path goes: not worth keeping. */
+		if (wr->plane >= ms->nrails)
+			continue;
+		er = &ms->prail[wr->plane];
 
 		if (wr->family == 4) {
 			__be32 a;
@@ -343,13 +377,14 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	struct sk_buff *skb;
 	u32 payload;
 
-	payload = mrc_fill_lrails(ms, mdev, family);
+	if (mrc_fill_lrails(ms, mdev, family, &payload))
+		return -ENOMEM;
 	/*
 	 * Every rail carries a padded REQ (IPv4: MTU 704; the REQ has DF
 	 * set), hence DATA of 640 bytes, more than the min_seg_size we
 	 * accept by default.
 	 */
-	if (!ms->lrail[plane].family || payload < READ_ONCE(mrc_min_seg_size) ||
+	if (!mrc_lrail(ms, plane)->family || payload < READ_ONCE(mrc_min_seg_size) ||
 	    payload + MRC_DATA_HDR_LEN < MRC_REQ_WIRE_LEN)
 		return -ENETUNREACH;
 	/* A RESET that answers the REQ carries the isn as src_conn: not 0. */
@@ -381,7 +416,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	mrc_conn_hash(ms);
 	skb = mrc_build_req(ms, MRC_PKT_REQ);
 	if (skb) {
-		mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
+		mrc_xmit_raw_prepare(skb, ms, plane, &mrc_lrail(ms, plane)->addr,
 				     &ms->peer.smrc_addr, ms->udp_port, 0);
 		__skb_queue_tail(xq, skb);
 	}
@@ -434,7 +469,7 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
 		skb = mrc_build_req(ms, MRC_PKT_REQ);
 		plane = ms->req_plane;
 		if (skb)
-			mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
+			mrc_xmit_raw_prepare(skb, ms, plane, &mrc_lrail(ms, plane)->addr,
 					     &ms->peer.smrc_addr, ms->udp_port, 0);
 	} else {
 		/*
@@ -488,14 +523,14 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	if (path >= 0) {
 		mrc_xmit_prepare(ms, skb, ms->evs[path].plane,
 				 ms->evs[path].ev);
-	} else if (ms->prail[ms->req_plane].family &&
+	} else if (mrc_prail(ms, ms->req_plane)->family &&
 		   mrc_plane_proven(ms, ms->req_plane)) {
 		plane = ms->req_plane;
 		mrc_xmit_prepare(ms, skb, plane, 0);
 	} else {
 		/* Where the handshake went: that address is proven. */
 		plane = ms->req_plane;
-		mrc_xmit_raw_prepare(skb, ms, plane, &ms->lrail[plane].addr,
+		mrc_xmit_raw_prepare(skb, ms, plane, &mrc_lrail(ms, plane)->addr,
 				     &ms->peer.smrc_addr, ms->udp_port, 0);
 	}
 	__skb_queue_tail(xq, skb);
@@ -619,17 +654,21 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->req_plane = plane;
 	child->udp_port = READ_ONCE(mdev->udp_port);
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
-	payload = mrc_fill_lrails(child, mdev, mrc_addr_family(saddr));
+	if (mrc_fill_lrails(child, mdev, mrc_addr_family(saddr), &payload)) {
+		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		mrc_child_drop(lis, child);
+		goto out;
+	}
 	child->seg_size = payload;
 	/*
 	 * On the REQ's plane we are the address it was sent to (any address
 	 * of the rail, not only its first): the client proved that one, and
 	 * expects our packets from it.
 	 */
-	if (child->lrail[plane].family)
+	if (mrc_lrail(child, plane)->family)
 		child->lrail[plane].addr = *daddr;
 	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt, mdev) ||
-	    !child->lrail[plane].family || !child->prail[plane].family) {
+	    !mrc_lrail(child, plane)->family || !mrc_prail(child, plane)->family) {
 		mrc_count_drop(mdev, rail, MRC_DROP_BAD_FIELD);
 		mrc_child_drop(lis, child);
 		goto out;

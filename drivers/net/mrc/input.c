@@ -306,7 +306,7 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 
 	/* Back on the plane the trigger came in on (if proven), with its EV. */
 	ev = ms->ack_trig.ev;
-	if (!ms->lrail[plane].family || !ms->prail[plane].family ||
+	if (!mrc_lrail(ms, plane)->family || !mrc_prail(ms, plane)->family ||
 	    !mrc_plane_proven(ms, plane)) {
 		path = mrc_path_pick_any(ms);
 		if (path < 0) {
@@ -799,7 +799,7 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 				const struct mrc_wire_probe *probe,
 				struct sk_buff_head *xq)
 {
-	if (ms->prail[plane].family && mrc_plane_proven(ms, plane))
+	if (mrc_prail(ms, plane)->family && mrc_plane_proven(ms, plane))
 		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, 0, probe, plane, xq);
 }
 

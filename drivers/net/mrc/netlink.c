@@ -156,9 +156,9 @@ static u32 mrc_nl_snap_planes(struct mrc_sock *ms, struct mrc_nl_plane *pl)
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		const struct mrc_cc *cc;
 
-		if (!(ms->planes & BIT(plane)) || !ms->cc)
+		if (!(ms->planes & BIT(plane)) || !ms->plane)
 			continue;
-		cc = &ms->cc[plane];
+		cc = &mrc_plane(ms, plane)->cc;
 		memset(&pl[n], 0, sizeof(pl[n]));
 		pl[n].plane = plane;
 		pl[n].cwnd = cc->cwnd;
@@ -227,8 +227,8 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 	local = ms->local;
 	peer = ms->peer;
 	/* Bound to every address: show the one the connection uses. */
-	if (ipv6_addr_any(&local.smrc_addr) && ms->lrail[ms->req_plane].family)
-		local.smrc_addr = ms->lrail[ms->req_plane].addr;
+	if (ipv6_addr_any(&local.smrc_addr) && mrc_lrail(ms, ms->req_plane)->family)
+		local.smrc_addr = mrc_lrail(ms, ms->req_plane)->addr;
 	dev_ifindex = ms->mdev ? ms->mdev->dev->ifindex : 0;
 	spin_unlock_bh(&ms->lock);
 	orphan = sock_flag(&ms->sk, SOCK_DEAD);

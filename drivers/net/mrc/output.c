@@ -241,7 +241,7 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 		return false;
 	MRC_SKB_CB(skb)->lost = false;
 	mrc_ev_on_sent(e, len);
-	mrc_cc_on_sent(&ms->cc[e->plane], &ms->ccp, len);
+	mrc_cc_on_sent(&mrc_plane(ms, e->plane)->cc, &ms->ccp, len);
 	pl->avail -= min(pl->avail, max_t(u32, len, 1));
 	ms->stats.tx_pkts++;
 	if (tx > 0) {
@@ -258,7 +258,7 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 	 * and the timer will send it again.
 	 */
 	c = mrc_output_clone(ms, skb, psn, tx, e->ev,
-			     tx > 0 || !mrc_cc_avail(&ms->cc[e->plane]) ||
+			     tx > 0 || !mrc_cc_avail(&mrc_plane(ms, e->plane)->cc) ||
 			     !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn));
 	if (c) {
 		mrc_xmit_prepare(ms, c, e->plane, e->ev);
@@ -402,7 +402,7 @@ void mrc_output_acked(void *ctx, u32 psn)
 	if (!MRC_SKB_CB(skb)->lost) {
 		const struct mrc_txrec *r = &ms->txw.rec[idx];
 
-		ms->ack_plane_bytes[ms->evs[r->path].plane] += r->len;
+		mrc_plane(ms, ms->evs[r->path].plane)->ack_bytes += r->len;
 	}
 	ms->txskb[idx] = NULL;
 	consume_skb(skb);	/* uncharges the socket, wakes writers */
@@ -418,7 +418,7 @@ static bool mrc_output_leave_window(struct mrc_sock *ms, u32 psn, u32 *path)
 	if (!skb || MRC_SKB_CB(skb)->lost)
 		return false;
 	MRC_SKB_CB(skb)->lost = true;
-	mrc_cc_on_lost(&ms->cc[ms->evs[r->path].plane], r->len);
+	mrc_cc_on_lost(&mrc_plane(ms, ms->evs[r->path].plane)->cc, r->len);
 	*path = r->path;
 	return true;
 }
@@ -479,15 +479,17 @@ void mrc_output_purge(struct mrc_sock *ms)
  * @ms: the connection (lock_sock held; not the conn lock)
  *
  * Context: process context (sendmsg).
+ * Return: true if the ring doubled, false at MRC_WIN_PKTS or on failure.
  */
-void mrc_output_grow(struct mrc_sock *ms)
+bool mrc_output_grow(struct mrc_sock *ms)
 {
 	struct mrc_txrec *rec, *old_rec;
 	struct sk_buff **skbs, **old_skbs;
 	u32 size = READ_ONCE(ms->txw.size) * 2, i;
+	bool grew = false;
 
 	if (size > MRC_WIN_PKTS || !ms->txskb)
-		return;
+		return false;
 	rec = kvcalloc(size, sizeof(*rec), GFP_KERNEL);
 	skbs = kvcalloc(size, sizeof(*skbs), GFP_KERNEL);
 	if (!rec || !skbs)
@@ -510,8 +512,10 @@ void mrc_output_grow(struct mrc_sock *ms)
 	ms->txskb = skbs;
 	rec = old_rec;
 	skbs = old_skbs;
+	grew = true;
 	spin_unlock_bh(&ms->lock);
 out:
 	kvfree(rec);
 	kvfree(skbs);
+	return grew;
 }

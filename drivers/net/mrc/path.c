@@ -86,6 +86,22 @@ static void mrc_path_params(struct mrc_sock *ms)
 	ep->replace_after = min_t(u32, READ_ONCE(ev_replace_after), 255);
 }
 
+/*
+ * The paths' state is one allocation: the EVs, the per-plane state, the
+ * scoreboard's per-path state and the scratch bytes, in that order (each
+ * part a multiple of 8 bytes but the last).  A connection of one plane
+ * and 32 paths takes 4040 bytes: one kmalloc-4k object where five
+ * allocations took 5.3 KB.
+ */
+static size_t mrc_path_block_size(u32 n, u32 nplanes)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_ev) % 8 || sizeof(struct mrc_plane) % 8 ||
+		     sizeof(struct mrc_txpath) % 8);
+	return size_add(size_add(array_size(n, sizeof(struct mrc_ev)),
+				 array_size(nplanes, sizeof(struct mrc_plane))),
+			size_add(array_size(n, sizeof(struct mrc_txpath)), n));
+}
+
 /**
  * mrc_path_setup() - create the connection's paths from both rail sets
  * @ms: the connection; @lrail, @prail and @seg_size are set
@@ -99,13 +115,14 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 {
 	u32 per = READ_ONCE(mdev->evs_per_plane);
 	u32 n = 0, plane, i, nplanes, planes = 0, now = mrc_now_us();
+	struct mrc_plane *pl;
 	struct mrc_ev *evs;
-	struct mrc_cc *cc;
 
 	per = clamp_t(u32, per, 1, MRC_MAX_PATHS / MRC_MAX_RAILS);
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
-		if (ms->lrail[plane].family &&
-		    ms->lrail[plane].family == ms->prail[plane].family) {
+		u8 family = mrc_lrail(ms, plane)->family;
+
+		if (family && family == mrc_prail(ms, plane)->family) {
 			planes |= BIT(plane);
 			n += per;
 		}
@@ -124,20 +141,8 @@ again:
 	 * Atomic, maybe large (256 EVs x 32 planes: 400 KB): when it fails,
 	 * fewer paths per plane rather than no connection.
 	 */
-	evs = kcalloc(n, sizeof(*evs), gfp | __GFP_NOWARN);
-	cc = kcalloc(nplanes, sizeof(*cc), gfp);
-	ms->txpaths = kcalloc(n, sizeof(*ms->txpaths), gfp | __GFP_NOWARN);
-	ms->path_scratch = kzalloc(n, gfp);
-	ms->chal = kcalloc(nplanes, sizeof(*ms->chal), gfp);
-	if (!evs || !cc || !ms->txpaths || !ms->path_scratch || !ms->chal) {
-		kfree(evs);
-		kfree(cc);
-		kfree(ms->txpaths);
-		kfree(ms->path_scratch);
-		kfree(ms->chal);
-		ms->txpaths = NULL;
-		ms->path_scratch = NULL;
-		ms->chal = NULL;
+	evs = kzalloc(mrc_path_block_size(n, nplanes), gfp | __GFP_NOWARN);
+	if (!evs) {
 		if (per > 1) {
 			n /= per;
 			per /= 2;
@@ -147,6 +152,9 @@ again:
 		WRITE_ONCE(ms->planes, 0);
 		return -ENOMEM;
 	}
+	pl = (struct mrc_plane *)(evs + n);
+	ms->txpaths = (struct mrc_txpath *)(pl + nplanes);
+	ms->path_scratch = (u8 *)(ms->txpaths + n);
 	mrc_path_params(ms);
 	ms->ev_base = get_random_u32_below(MRC_EV_MAX + 1);
 	ms->ev_step = get_random_u32_below(MRC_EV_MAX + 1) | 1;
@@ -155,10 +163,8 @@ again:
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
 		if (!(ms->planes & BIT(plane)))
 			continue;
-		if (!(ms->dst_planes & BIT(plane)) &&
-		    !dst_cache_init(&ms->dst[plane], gfp))
-			ms->dst_planes |= BIT(plane);
-		mrc_cc_init(&cc[plane], &ms->ccp);
+		pl[plane].dst_ok = !dst_cache_init(&pl[plane].dst, gfp);
+		mrc_cc_init(&pl[plane].cc, &ms->ccp);
 		for (i = 0; i < per; i++, n++) {
 			mrc_ev_init(&evs[n], mrc_path_new_ev(ms), plane, now);
 			ms->txpaths[n].ev = evs[n].ev;
@@ -169,9 +175,9 @@ again:
 	ms->spray_cursor = get_random_u32_below(n);
 	ms->npaths = n;
 	ms->evs = evs;
-	mrc_challenge_init(ms);
 	/* Readers without the conn lock (sysfs sums) see initialised state. */
-	smp_store_release(&ms->cc, cc);
+	smp_store_release(&ms->plane, pl);
+	mrc_challenge_init(ms);
 	return 0;
 }
 
@@ -181,22 +187,18 @@ again:
  */
 void mrc_path_free(struct mrc_sock *ms)
 {
+	unsigned long planes = ms->planes;
 	u32 plane;
 
-	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
-		if (ms->dst_planes & BIT(plane))
-			dst_cache_destroy(&ms->dst[plane]);
-	ms->dst_planes = 0;
-	kfree(ms->evs);
-	kfree(ms->cc);
-	kfree(ms->txpaths);
-	kfree(ms->path_scratch);
-	kfree(ms->chal);
+	if (ms->plane)
+		for_each_set_bit(plane, &planes, MRC_MAX_RAILS)
+			if (ms->plane[plane].dst_ok)
+				dst_cache_destroy(&ms->plane[plane].dst);
+	kfree(ms->evs);	/* and the rest of the block */
 	ms->evs = NULL;
-	ms->cc = NULL;
+	ms->plane = NULL;
 	ms->txpaths = NULL;
 	ms->path_scratch = NULL;
-	ms->chal = NULL;
 	ms->npaths = 0;
 	WRITE_ONCE(ms->planes, 0);
 	ms->prail_ok = 0;
@@ -259,7 +261,7 @@ void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes)
 			planes[plane].room = false;
 			continue;
 		}
-		planes[plane].avail = mrc_cc_burst(&ms->cc[plane], &ms->ccp);
+		planes[plane].avail = mrc_cc_burst(&mrc_plane(ms, plane)->cc, &ms->ccp);
 		/* A peer rail not proven yet takes nothing (challenge.c). */
 		planes[plane].room = mrc_plane_proven(ms, plane) &&
 				     mrc_path_rail_room(ms, plane);
@@ -417,6 +419,7 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 		    bool ce, u32 ce_count, bool nack)
 {
+	unsigned long planes = ms->planes;
 	u32 now = mrc_now_us(), plane, ce_bytes = 0;
 	int tp = -1;
 
@@ -443,13 +446,14 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 		if (nack)
 			ce_bytes = min_t(u64, (u64)ce_bytes + ms->seg_size, U32_MAX);
 	}
-	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
-		u32 bytes = ms->ack_plane_bytes[plane];
+	for_each_set_bit(plane, &planes, MRC_MAX_RAILS) {
+		struct mrc_plane *pl = mrc_plane(ms, plane);
+		u32 bytes = pl->ack_bytes;
 
 		if (!bytes && plane != tp)
 			continue;
-		ms->ack_plane_bytes[plane] = 0;
-		mrc_cc_on_ack(&ms->cc[plane], &ms->ccp, bytes,
+		pl->ack_bytes = 0;
+		mrc_cc_on_ack(&pl->cc, &ms->ccp, bytes,
 			      plane == tp ? min(ce_bytes, bytes) : 0,
 			      plane == tp ? res->rtt_us : 0, now);
 	}
@@ -757,12 +761,12 @@ void mrc_conns_plane_sums(struct mrc_dev *mdev, u32 plane, u64 *in_flight,
 	spin_lock_bh(&mdev->conns_lock);
 	list_for_each_entry(ms, &mdev->conns, dev_node) {
 		/* Published by mrc_path_setup(), freed after leaving the list. */
-		const struct mrc_cc *cc = smp_load_acquire(&ms->cc);
+		const struct mrc_plane *pl = smp_load_acquire(&ms->plane);
 
-		if (!cc || !(READ_ONCE(ms->planes) & BIT(plane)))
+		if (!pl || !(READ_ONCE(ms->planes) & BIT(plane)))
 			continue;
-		*in_flight += READ_ONCE(cc[plane].in_flight);
-		*cwnd += READ_ONCE(cc[plane].cwnd);
+		*in_flight += READ_ONCE(pl[plane].cc.in_flight);
+		*cwnd += READ_ONCE(pl[plane].cc.cwnd);
 	}
 	spin_unlock_bh(&mdev->conns_lock);
 }

@@ -388,7 +388,7 @@ static u32 mrc_rail_mtu_users(struct mrc_rail *rail, u32 mtu, u32 *need,
 	*seg = 0;
 	spin_lock_bh(&mdev->conns_lock);
 	list_for_each_entry(ms, &mdev->conns, dev_node) {
-		u8 family = READ_ONCE(ms->lrail[plane].family);
+		u8 family = READ_ONCE(mrc_lrail(ms, plane)->family);
 		u32 s = READ_ONCE(ms->seg_size), pkt;
 
 		if (!family || !s)

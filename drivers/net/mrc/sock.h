@@ -93,10 +93,33 @@ struct mrc_challenge {
 	bool heard;
 };
 
+/**
+ * struct mrc_plane - a connection's state on one plane
+ * @cc: its congestion window and bytes in flight (core/cc.h)
+ * @chal: the challenge of the peer's rail there (challenge.c)
+ * @dst: route cache of its packets; initialised when @dst_ok
+ * @ack_bytes: scratch of mrc_path_acked(): bytes one ACK acknowledged
+ *	there
+ * @dst_ok: @dst is initialised
+ *
+ * ms->plane has fls(ms->planes) of them, allocated with the paths
+ * (mrc_path_setup()): index it only with a plane of ms->planes.
+ */
+struct mrc_plane {
+	struct mrc_cc cc;
+	struct mrc_challenge chal;
+	struct dst_cache dst;
+	u32 ack_bytes;
+	bool dst_ok;
+};
+
 /* Paths (EVs) per connection: evs-per-plane (at most 256) x planes. */
 #define MRC_MAX_PATHS		4096
-/* Scoreboard ring: starts small, grows (in sendmsg) up to MRC_WIN_PKTS. */
-#define MRC_TXWIN_MIN		64
+/*
+ * Scoreboard ring: starts small (an idle or request/response connection
+ * keeps 384 bytes of it), grows in sendmsg up to MRC_WIN_PKTS.
+ */
+#define MRC_TXWIN_MIN		16
 
 /**
  * struct mrc_endpoint_rail - one rail of an endpoint, as the handshake
@@ -163,8 +186,14 @@ struct mrc_conn_stats {
  * @dev_put: the netdevice whose reference @dev_rcu drops
  * @dev_rcu: drops the device reference after a grace period
  * @peer: the peer's address as connect()ed to or as it came in
- * @lrail: our rails per plane, as announced in the handshake
- * @prail: the peer's rails per plane
+ * @lrail: our rails per plane, as announced in the handshake: @nrails
+ *	entries, allocated with @prail by the handshake (mrc_fill_lrails()) before
+ *	the connection is hashed or on a device, freed with the socket; read
+ *	through mrc_lrail()
+ * @prail: the peer's rails on those planes (one it announces beyond them
+ *	is of no use: a path needs a rail at both ends); mrc_prail()
+ * @nrails: entries of @lrail and @prail: our highest plane with a rail
+ *	when the handshake began, plus one (0 before)
  * @udp_port: UDP destination port of the peer (our device's udp-port)
  * @seg_size: payload bytes of a full DATA segment (both ends can carry,
  *	at least the min_seg_size parameter); fixed once established
@@ -172,11 +201,14 @@ struct mrc_conn_stats {
  * @max_msg: largest message we accept: the device's max-msg-size when we
  *	announced it (REQ/ACCEPT); a later change applies to new connections
  * @evs: the connection's paths, one entropy value each (array of @npaths,
- *	allocated when the connection is established); conn lock
+ *	allocated when the connection is established, in one block with
+ *	@plane, @txpaths and @path_scratch: mrc_path_setup()); conn lock
  * @npaths: number of @evs
  * @planes: bitmap of the planes the paths are on
- * @cc: congestion control per plane, fls(@planes) entries: index only
- *	with a plane of @planes
+ * @plane: per plane: congestion control, challenge, route cache
+ *	(struct mrc_plane), fls(@planes) entries: index only with a plane
+ *	of @planes.  Published with a release for readers without the conn
+ *	lock (mrc_conns_plane_sums())
  * @ccp: its parameters (segment size etc.)
  * @evp: the path state machine's parameters
  * @spray: the path choice policy
@@ -185,8 +217,6 @@ struct mrc_conn_stats {
  * @probe_seq: number of the last path probe
  * @prail_ok: bitmap of the planes whose peer rail proved it is the
  *	peer's (challenge.c); nothing but challenges goes to the others
- * @chal: per plane, the challenge of the peer's rail there (allocated
- *	with the paths, fls(@planes) entries as @cc)
  * @ev_base: first EV of the connection's EV sequence (random)
  * @ev_step: its step (random, odd: the sequence visits every EV once)
  * @ev_count: EVs handed out so far (paths, then replacements)
@@ -194,12 +224,9 @@ struct mrc_conn_stats {
  * @ev_timer: path states: hold expiry, probes, replacement, notifications
  * @path_dirty: path states changed since the last notification
  * @path_ntf_at: jiffies before which no new notification goes out
- * @ack_plane_bytes: scratch: bytes acknowledged per plane by one ACK
  * @ack_ce_seen: the highest CE count (our packets the peer received
  *	marked) applied to a plane's window: an ACK's marks are the
  *	difference (mrc_path_acked())
- * @dst: route cache per plane (initialised for the planes of @evs)
- * @dst_planes: bitmap of the planes whose @dst is initialised
  *
  * @txw: sender scoreboard
  * @txrec: its ring
@@ -288,8 +315,9 @@ struct mrc_sock {
 	struct net_device *dev_put;
 	struct rcu_head dev_rcu;
 	struct sockaddr_mrc peer;
-	struct mrc_endpoint_rail lrail[MRC_MAX_RAILS];
-	struct mrc_endpoint_rail prail[MRC_MAX_RAILS];
+	struct mrc_endpoint_rail *lrail;
+	struct mrc_endpoint_rail *prail;
+	u8 nrails;
 	u16 udp_port;
 	u32 seg_size;
 	u32 peer_max_msg;
@@ -297,7 +325,7 @@ struct mrc_sock {
 	struct mrc_ev *evs;
 	u32 npaths;
 	u32 planes;
-	struct mrc_cc *cc;
+	struct mrc_plane *plane;
 	struct mrc_cc_params ccp;
 	struct mrc_ev_params evp;
 	const struct mrc_spray_ops *spray;
@@ -305,7 +333,6 @@ struct mrc_sock {
 	u32 spray_cursor;
 	u32 probe_seq;
 	u32 prail_ok;
-	struct mrc_challenge *chal;
 	u16 ev_base;
 	u16 ev_step;
 	u32 ev_count;
@@ -313,10 +340,7 @@ struct mrc_sock {
 	struct timer_list ev_timer;
 	bool path_dirty;
 	unsigned long path_ntf_at;
-	u32 ack_plane_bytes[MRC_MAX_RAILS];
 	u32 ack_ce_seen;
-	struct dst_cache dst[MRC_MAX_RAILS];
-	u32 dst_planes;
 
 	struct mrc_txwin txw;
 	struct mrc_txrec *txrec;
@@ -464,6 +488,7 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
 int mrc_handshake_child_ready(struct mrc_sock *ms);
+void mrc_handshake_free_rails(struct mrc_sock *ms);
 void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr,
 		     u32 reason);
@@ -478,7 +503,7 @@ void mrc_output_lost(void *ctx, u32 psn);
 void mrc_output_lost_quiet(void *ctx, u32 psn);
 void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
-void mrc_output_grow(struct mrc_sock *ms);
+bool mrc_output_grow(struct mrc_sock *ms);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
 bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 		      const struct mrc_wire_probe *body, u8 plane,
@@ -633,6 +658,50 @@ static inline bool mrc_plane_proven(const struct mrc_sock *ms, u8 plane)
 {
 	lockdep_assert_held(&ms->lock);
 	return ms->prail_ok & BIT(plane);
+}
+
+extern const struct mrc_endpoint_rail mrc_no_rail;
+
+/**
+ * mrc_lrail() - our rail on @plane, as the handshake announced it
+ * @ms: the connection (its rails do not change once it is hashed)
+ * @plane: any plane
+ *
+ * Return: the rail; one of family 0 (&mrc_no_rail) where there was none.
+ */
+static inline const struct mrc_endpoint_rail *
+mrc_lrail(const struct mrc_sock *ms, u32 plane)
+{
+	return plane < ms->nrails ? &ms->lrail[plane] : &mrc_no_rail;
+}
+
+/**
+ * mrc_prail() - the peer's rail on @plane, as its handshake announced it
+ * @ms: the connection (conn lock, or its state read with an acquire)
+ * @plane: any plane
+ *
+ * Return: the rail; one of family 0 (&mrc_no_rail) where there is none.
+ */
+static inline const struct mrc_endpoint_rail *
+mrc_prail(const struct mrc_sock *ms, u32 plane)
+{
+	return plane < ms->nrails ? &ms->prail[plane] : &mrc_no_rail;
+}
+
+/**
+ * mrc_plane() - the connection's state on @plane
+ * @ms: the connection, with its paths (conn lock)
+ * @plane: one of ms->planes: ms->plane has fls(ms->planes) entries
+ *
+ * Without the conn lock (sysfs, xmit.c), read ms->plane with an acquire
+ * and check ms->planes instead.
+ *
+ * Return: &ms->plane[@plane].
+ */
+static inline struct mrc_plane *mrc_plane(const struct mrc_sock *ms, u32 plane)
+{
+	DEBUG_NET_WARN_ON_ONCE(plane >= MRC_MAX_RAILS || !(ms->planes & BIT(plane)));
+	return &ms->plane[plane];
 }
 
 /**

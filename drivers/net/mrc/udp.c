@@ -257,7 +257,8 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	if (READ_ONCE(ms->mdev) != mdev ||
 	    (state == MRC_ST_REQ_SENT ?
 	     !mrc_udp_req_answer(ms, pkt, &saddr) :
-	     !ipv6_addr_equal(&saddr, &ms->prail[plane].addr) ||
+	     !mrc_prail(ms, plane)->family ||
+	     !ipv6_addr_equal(&saddr, &mrc_prail(ms, plane)->addr) ||
 	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
 		sock_put(&ms->sk);
 		reason = MRC_DROP_BAD_SOURCE;

@@ -101,8 +101,8 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 				 (h->flags & cpu_to_be16(MRC_F_PROBE_CHALLENGE))));
 	memset(cb, 0, sizeof(*cb));
 	cb->ms = ms;
-	cb->saddr = ms->lrail[plane].addr;
-	cb->daddr = ms->prail[plane].addr;
+	cb->saddr = mrc_lrail(ms, plane)->addr;
+	cb->daddr = mrc_prail(ms, plane)->addr;
 	cb->dport = ms->udp_port;
 	cb->ev = ev;
 	cb->plane = plane;
@@ -253,6 +253,25 @@ static u32 mrc_xmit_queue(struct net_device *dev, struct sk_buff *skb)
 	return netdev_cap_txqueue(dev, netdev_pick_tx(dev, skb, NULL));
 }
 
+/*
+ * The route cache of a connection's packets on their plane, if there is
+ * one: not for raw packets, nor before the paths exist (an ACK of a child
+ * may leave while mrc_path_setup() runs), nor on a plane without paths.
+ * The paths are freed with the socket, which the caller holds.
+ */
+static struct dst_cache *mrc_xmit_dst_cache(const struct mrc_xmit_cb *cb)
+{
+	struct mrc_plane *pl;
+
+	if (!cb->ms || cb->raw)
+		return NULL;
+	pl = smp_load_acquire(&cb->ms->plane);	/* mrc_path_setup() */
+	if (!pl || !(READ_ONCE(cb->ms->planes) & BIT(cb->plane)) ||
+	    !pl[cb->plane].dst_ok)
+		return NULL;
+	return &pl[cb->plane].dst;
+}
+
 /* Send one prepared packet through @mdev. Context: BH disabled, RCU. */
 static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 			 struct sk_buff *skb)
@@ -271,8 +290,7 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 		kfree_skb(skb);
 		return;
 	}
-	if (cb.ms && !cb.raw && (cb.ms->dst_planes & BIT(cb.plane)))
-		cache = &cb.ms->dst[cb.plane];
+	cache = mrc_xmit_dst_cache(&cb);
 
 	/* The EV is the packet's hash: it spreads over the TX queues. */
 	hash = jhash_2words(cb.ev, cb.plane, 0x6d7263);
