@@ -35,6 +35,7 @@ FIXTURE(conn) {
 	int mrcb;	/* ifindex of mrcB (in B) */
 	int lfd;	/* listener in B on CONN_PORT */
 	long dev_rmem_max;	/* the parameter, restored if a test changed it */
+	long ack_every;		/* the same */
 };
 
 FIXTURE_SETUP(conn)
@@ -47,6 +48,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GT(mrc_family(), 0) TH_LOG("mrc.ko is not loaded");
 	self->dev_rmem_max = mrc_param("dev_rmem_max");
 	ASSERT_GT(self->dev_rmem_max, 0);
+	self->ack_every = mrc_param("ack_every");
+	ASSERT_GT(self->ack_every, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -63,6 +66,8 @@ FIXTURE_TEARDOWN(conn)
 {
 	if (self->dev_rmem_max > 0 && mrc_param("dev_rmem_max") != self->dev_rmem_max)
 		mrc_set_param("dev_rmem_max", self->dev_rmem_max);
+	if (self->ack_every > 0 && mrc_param("ack_every") != self->ack_every)
+		mrc_set_param("ack_every", self->ack_every);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -689,6 +694,58 @@ TEST_F_TIMEOUT(conn, slow_reader, 180)
 	free(buf);
 	close(c);
 	close(s);
+}
+
+/*
+ * The receiver acknowledges every ack_every-th segment, and at once at
+ * the end of a message: 32 messages of 16 full segments, read whole and
+ * checked, with ack_every 1 (an ACK per segment at least) and 16 (one
+ * per message at least, and fewer than one per 4 segments: what the
+ * sender asks for at once when its window or the credit fills adds a
+ * few).  All read, the receiver holds no receive memory.
+ */
+TEST_F_TIMEOUT(conn, ack_every, 120)
+{
+	static const int every[] = { 1, 16 };
+	const int nmsg = 32, segs = 16;
+	struct mrc_info ci, si;
+	unsigned char *buf;
+	int c, s, i, k, sz;
+
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, mrc_set_param("ack_every", every[i]));
+		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
+		ASSERT_EQ(0, get_info(c, &ci));
+		sz = ci.seg_size * segs;
+		buf = malloc(sz + 1);
+		ASSERT_NE(NULL, buf);
+		for (k = 0; k < nmsg; k++) {
+			fill_msg(buf, sz, k);
+			ASSERT_EQ(sz, do_send(c, buf, sz, 0)) TH_LOG("message %d", k);
+		}
+		for (k = 0; k < nmsg; k++) {
+			ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", k);
+			ASSERT_EQ(-1, check_msg(buf, sz, k)) TH_LOG("message %d", k);
+		}
+		ASSERT_EQ(0, get_info(s, &si));
+		ASSERT_EQ(0, get_info(c, &ci));
+		TH_LOG("ack_every %d: %llu data packets received (%llu duplicates), %llu ACKs sent; "
+		       "sender: %llu retransmissions", every[i],
+		       (unsigned long long)si.rx_pkts, (unsigned long long)si.rx_dups,
+		       (unsigned long long)si.acks_tx, (unsigned long long)ci.retrans);
+		EXPECT_EQ((unsigned long long)nmsg * segs, si.rx_pkts);
+		if (every[i] == 1) {
+			EXPECT_GE(si.acks_tx, si.rx_pkts);
+		} else {
+			EXPECT_LT(si.acks_tx * 4, si.rx_pkts);
+		}
+		EXPECT_GE(si.acks_tx, (unsigned long long)nmsg);
+		EXPECT_EQ(0, si.rmem_alloc) TH_LOG("receive memory after everything was read");
+		free(buf);
+		close(c);
+		close(s);
+	}
 }
 
 /*
