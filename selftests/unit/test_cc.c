@@ -706,4 +706,44 @@ TEST(cc_pacing_rate)
 	EXPECT_EQ(0ULL, mrc_cc_pacing_rate(&cc));
 }
 
+/*
+ * The CE bytes of an ACK: the increase of the peer's count since the
+ * highest one applied, whole; nothing for an older or equal count (ACKs
+ * reordered or repeated); one segment more for a NACK; across the
+ * count's wrap; saturating.
+ */
+TEST(cc_ce_bytes)
+{
+	u32 seen = 0;
+
+	EXPECT_EQ(0U, mrc_cc_ce_bytes(&seen, 0, false, MSS));
+	EXPECT_EQ(0U, seen);
+	EXPECT_EQ(3U * MSS, mrc_cc_ce_bytes(&seen, 3, false, MSS));
+	EXPECT_EQ(3U, seen);
+	/* an ACK overtaken by a later one, then that one again */
+	EXPECT_EQ(0U, mrc_cc_ce_bytes(&seen, 2, false, MSS));
+	EXPECT_EQ(0U, mrc_cc_ce_bytes(&seen, 3, false, MSS));
+	EXPECT_EQ(3U, seen);
+	/* the ACK of 4..16 was lost: the next one reports all of it */
+	EXPECT_EQ(14U * MSS, mrc_cc_ce_bytes(&seen, 17, false, MSS));
+	/* a NACK: one segment, with or without news of the count */
+	EXPECT_EQ(1U * MSS, mrc_cc_ce_bytes(&seen, 17, true, MSS));
+	EXPECT_EQ(3U * MSS, mrc_cc_ce_bytes(&seen, 19, true, MSS));
+	EXPECT_EQ(19U, seen);
+	/* the count wraps */
+	seen = 0xfffffffeU;
+	EXPECT_EQ(4U * MSS, mrc_cc_ce_bytes(&seen, 2, false, MSS));
+	EXPECT_EQ(2U, seen);
+	EXPECT_EQ(0U, mrc_cc_ce_bytes(&seen, 0xffffffffU, false, MSS));
+	EXPECT_EQ(2U, seen);
+	/* saturates instead of wrapping */
+	seen = 0;
+	EXPECT_EQ(0xffffffffU, mrc_cc_ce_bytes(&seen, 0x7fffffffU, true, 65535));
+	EXPECT_EQ(0x7fffffffU, seen);
+	/* more than half the space ahead reads as behind: nothing, kept */
+	seen = 0;
+	EXPECT_EQ(0U, mrc_cc_ce_bytes(&seen, 0x80000001U, false, MSS));
+	EXPECT_EQ(0U, seen);
+}
+
 TEST_HARNESS_MAIN

@@ -437,14 +437,8 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 			changed |= mrc_ev_on_nack(e, &ms->evp, now);
 		if (changed)
 			mrc_path_changed(ms, res->trig_path, old);
-		/* ACKs may arrive out of order: only a higher count is news. */
-		if (mrc_psn_after(ce_count, ms->ack_ce_seen)) {
-			ce_bytes = min_t(u64, (u64)(ce_count - ms->ack_ce_seen) *
-					 ms->seg_size, U32_MAX);
-			ms->ack_ce_seen = ce_count;
-		}
-		if (nack)
-			ce_bytes = min_t(u64, (u64)ce_bytes + ms->seg_size, U32_MAX);
+		ce_bytes = mrc_cc_ce_bytes(&ms->ack_ce_seen, ce_count, nack,
+					   ms->seg_size);
 	}
 	for_each_set_bit(plane, &planes, MRC_MAX_RAILS) {
 		struct mrc_plane *pl = mrc_plane(ms, plane);

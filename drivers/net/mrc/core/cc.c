@@ -9,6 +9,7 @@
  */
 #include "types.h"
 #include "cc.h"
+#include "psn.h"
 
 static u32 mrc_cc_mss(const struct mrc_cc_params *p)
 {
@@ -288,6 +289,18 @@ void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
 
 	if (cc->round_done && cc->round_done >= cc->round_target)
 		mrc_cc_round_end(cc, p);
+}
+
+u32 mrc_cc_ce_bytes(u32 *seen, u32 ce_count, bool nack, u32 seg_size)
+{
+	u64 segs = nack;
+
+	if (mrc_psn_after(ce_count, *seen)) {
+		segs += ce_count - *seen;
+		*seen = ce_count;
+	}
+	segs *= seg_size;
+	return segs > U32_MAX ? U32_MAX : (u32)segs;
 }
 
 u32 mrc_cc_avail(const struct mrc_cc *cc)

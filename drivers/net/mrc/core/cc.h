@@ -219,6 +219,27 @@ void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
 		   u32 acked_bytes, u32 ce_bytes, u32 rtt_us, u32 now_us);
 
 /**
+ * mrc_cc_ce_bytes() - the bytes an ACK reports CE-marked
+ * @seen: the highest count of the peer applied so far; advanced to
+ *	@ce_count when that is ahead of it
+ * @ce_count: the ACK's count of our packets the peer received CE-marked
+ *	(wraps; counted since the connection began)
+ * @nack: the ACK is a NACK of a packet a switch trimmed: one segment
+ *	more, as if marked
+ * @seg_size: bytes per segment
+ *
+ * ACKs may be lost and may arrive out of order, and one acknowledges up
+ * to ack_every packets: a count ahead of @seen reports its whole
+ * increase since @seen; a count not ahead of it (an older ACK) reports
+ * nothing.  The caller passes the result to mrc_cc_on_ack() of the
+ * plane of the ACK's trigger, which clamps it to the bytes acknowledged
+ * there.
+ *
+ * Return: (increase + @nack) x @seg_size, at most U32_MAX.
+ */
+u32 mrc_cc_ce_bytes(u32 *seen, u32 ce_count, bool nack, u32 seg_size);
+
+/**
  * mrc_cc_on_lost() - @bytes sent on the plane were declared lost
  * @cc: the state
  * @bytes: their number

@@ -15,6 +15,7 @@
 #include <linux/stddef.h>
 #include <linux/compiler.h>
 #include <linux/bits.h>
+#include <linux/limits.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
 #else
@@ -35,6 +36,9 @@ typedef __s64 s64;
 
 #ifndef BIT
 #define BIT(n)		(1UL << (n))
+#endif
+#ifndef U32_MAX
+#define U32_MAX		((u32)~0U)
 #endif
 
 #define cpu_to_be16(x)	((__be16)htobe16(x))
