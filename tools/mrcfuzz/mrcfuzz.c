@@ -124,7 +124,7 @@ enum op {
 	OP_SETSOCKOPT, OP_GETSOCKOPT, OP_GETNAME, OP_POLL, OP_EPOLL,
 	OP_SHUTDOWN, OP_FCNTL, OP_DUP, OP_CLOSE, OP_IOCTL, OP_SIGNAL,
 	OP_GENL, OP_GENL_ADMIN, OP_GENL_BAD, OP_GENL_ID, OP_RTNL,
-	OP_SVC_ACCEPT, OP_SVC_CONNECT, OP_REPAIR, OP_MAX
+	OP_SVC_ACCEPT, OP_SVC_CONNECT, OP_RECV_DATA, OP_REPAIR, OP_MAX
 };
 
 static const char * const op_names[OP_MAX] = {
@@ -133,7 +133,7 @@ static const char * const op_names[OP_MAX] = {
 	"setsockopt", "getsockopt", "getname", "poll", "epoll",
 	"shutdown", "fcntl", "dup", "close", "ioctl", "signal",
 	"genl", "genl-admin", "genl-bad", "genl-id", "rtnl", "svc-accept",
-	"svc-connect", "repair",
+	"svc-connect", "recv-data", "repair",
 };
 
 /* Relative weights of the operations a fuzzing thread picks. */
@@ -965,10 +965,16 @@ static size_t recv_size(struct thr *t)
 	return BIG_BUF;
 }
 
+/*
+ * A receive call that returned data (not an error, not end-of-file)
+ * counts once more as recv-data: what "messages were received" means.
+ */
 static void received(struct thr *t, int op, long rc, size_t cap, int flags,
 		     int msg_flags, const unsigned char *p)
 {
 	result(t, op, rc);
+	if (rc > 0)
+		count(t, OP_RECV_DATA, 0);
 	if (rc < 0)
 		return;
 	if ((size_t)rc > cap && !(flags & MSG_TRUNC))
@@ -1046,6 +1052,8 @@ static void op_recvmmsg(struct thr *t)
 	}
 	rc = recvmmsg(fd, mm, n, flags, chance(t, 50) ? &ts : NULL);
 	result(t, OP_RECVMMSG, rc);
+	if (rc > 0 && mm[0].msg_len > 0)
+		count(t, OP_RECV_DATA, 0);
 	if (rc > n)
 		violation(t, "recvmmsg of %d messages returned %d", n, rc);
 	for (i = 0; rc > 0 && i < rc && i < n; i++) {
@@ -2155,22 +2163,32 @@ static int listener(int port)
 static void svc_connect(struct thr *t, unsigned int k)
 {
 	struct sockaddr_mrc a = { .smrc_family = family };
-	struct timeval tv = { 1, 0 };
+	struct timeval tv = { 0, 500000 };
 	unsigned char msg[64] = { 0 };
+	ssize_t n;
 	int fd;
 
 	a.smrc_addr = peer_addrs[k % npeer];
 	a.smrc_port = htons(port_base + rnd(t, nports));
-	fd = socket(family, SOCK_SEQPACKET, 0);
+	/* out of the table's range while it connects (stale descriptors) */
+	fd = high_fd(socket(family, SOCK_SEQPACKET, 0));
 	if (fd < 0) {
 		result(t, OP_SVC_CONNECT, fd);
 		return;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    send(fd, msg, sizeof(msg), 0) != sizeof(msg)) {
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 		result(t, OP_SVC_CONNECT, -1);
+		close(fd);
+		return;
+	}
+	n = send(fd, msg, sizeof(msg), 0);
+	if (n != sizeof(msg)) {
+		if (n < 0)
+			result(t, OP_SVC_CONNECT, -1);
+		else	/* a message goes whole or not at all */
+			violation(t, "send of %zu bytes returned %zd", sizeof(msg), n);
 		close(fd);
 		return;
 	}
