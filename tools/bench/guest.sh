@@ -504,8 +504,8 @@ p7() {
 			# idle connections
 			port=$((port + 1))
 			sync; echo 2 >/proc/sys/vm/drop_caches; nap 0.5
-			o0=$(slab_bytes)
 			read -r m0 s0 < <(meminfo)
+			o0=$(slab_bytes)
 			rm -f "$tmp/ready" "$tmp/conn"
 			ip netns exec cp-b "$PP" -T $peer -l -p $port -M hold -k $IDLE -t 120 \
 				-r "$tmp/ready" >/dev/null 2>&1 &

@@ -35,8 +35,10 @@ limit=1680
 rm -rf "$out/vm"
 mkdir -p "$out/vm"
 start=$(date +%s)
-# --clock tsc: mrc reads ktime (the clocksource), TCP local_clock (the
-# TSC); an HPET read would be a cost of mrc alone.
+# --clock tsc: under TCG an HPET read is an emulated MMIO access, and
+# both mrc (ktime_get) and TCP (tcp_clock_ns() is ktime_get_ns()) read
+# the clock per packet: the costs compared are those of a real machine's
+# TSC.
 "$top/tools/vm/run" --clock tsc --results "$out/vm" --timeout $limit "${envs[@]}" -- \
 	bash "$top/tools/bench/guest.sh"
 rc=$?
