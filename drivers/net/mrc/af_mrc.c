@@ -892,14 +892,10 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 			goto out;
 		}
 	}
-	/*
-	 * The scoreboard covers what may be in flight: grow it while what is
-	 * in flight, queued and this message's segments fill half of it.
-	 */
+	/* The scoreboard's ring covers what is in flight, queued and new. */
 	need = READ_ONCE(ms->txw.nxt) - READ_ONCE(ms->txw.una) +
 	       skb_queue_len_lockless(&ms->send_queue) + DIV_ROUND_UP(len, ms->seg_size);
-	while (need >= READ_ONCE(ms->txw.size) / 2 && mrc_output_grow(ms))
-		;
+	mrc_output_grow(ms, need);
 	err = mrc_output_queue_msg(ms, msg, len);
 	if (!err)
 		err = len;

@@ -95,7 +95,8 @@ static int mrc_fill_lrails(struct mrc_sock *ms, struct mrc_dev *mdev,
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++)
 		if (rcu_access_pointer(mdev->rails[plane]))
 			n = plane + 1;
-	rails = kcalloc(2 * n, sizeof(*rails), GFP_ATOMIC);
+	/* A REQ is enough to get here: a flood must not fill the log. */
+	rails = kcalloc(2 * n, sizeof(*rails), GFP_ATOMIC | __GFP_NOWARN);
 	if (!rails)
 		return -ENOMEM;
 	kfree(ms->lrail);	/* of a connect() that failed before */

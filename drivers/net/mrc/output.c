@@ -475,47 +475,55 @@ void mrc_output_purge(struct mrc_sock *ms)
 }
 
 /**
- * mrc_output_grow() - give the scoreboard a bigger ring if it fills up
+ * mrc_output_grow() - give the scoreboard a ring big enough for @need PSNs
  * @ms: the connection (lock_sock held; not the conn lock)
+ * @need: PSNs in flight, queued, and about to be queued by the caller
+ *
+ * Once @need reaches half the ring, the ring grows, in one step, to the
+ * smallest power of two above twice @need (at most MRC_WIN_PKTS): one
+ * large message costs one reallocation, not one per doubling.  On
+ * failure the ring stays as it is (the window is what it allows).
  *
  * Context: process context (sendmsg).
- * Return: true if the ring doubled, false at MRC_WIN_PKTS or on failure.
  */
-bool mrc_output_grow(struct mrc_sock *ms)
+void mrc_output_grow(struct mrc_sock *ms, u32 need)
 {
+	u32 old = READ_ONCE(ms->txw.size), size, i;
 	struct mrc_txrec *rec, *old_rec;
 	struct sk_buff **skbs, **old_skbs;
-	u32 size = READ_ONCE(ms->txw.size) * 2, i;
-	bool grew = false;
 
-	if (size > MRC_WIN_PKTS || !ms->txskb)
-		return false;
+	if (need < old / 2 || old >= MRC_WIN_PKTS || !ms->txskb)
+		return;
+	size = min_t(u32, roundup_pow_of_two(2 * (unsigned long)need + 1), MRC_WIN_PKTS);
 	rec = kvcalloc(size, sizeof(*rec), GFP_KERNEL);
 	skbs = kvcalloc(size, sizeof(*skbs), GFP_KERNEL);
 	if (!rec || !skbs)
 		goto out;
 
 	spin_lock_bh(&ms->lock);
-	if (ms->txw.size * 2 != size || !ms->txskb) {
+	if (ms->txw.size != old || !ms->txskb) {
 		spin_unlock_bh(&ms->lock);
 		goto out;
 	}
 	old_skbs = ms->txskb;
-	for (i = 0; i < ms->txw.size; i++) {
+	for (i = 0; i < old; i++) {
 		u32 psn = ms->txw.una + i;
 
 		if (mrc_psn_before(psn, ms->txw.nxt))
-			skbs[psn & (size - 1)] = old_skbs[psn & (ms->txw.size - 1)];
+			skbs[psn & (size - 1)] = old_skbs[psn & (old - 1)];
 	}
+	/* Cannot fail: size > old >= nxt - una, a power of two. */
 	old_rec = mrc_txwin_resize(&ms->txw, rec, size);
+	if (WARN_ON_ONCE(!old_rec)) {
+		spin_unlock_bh(&ms->lock);
+		goto out;
+	}
 	ms->txrec = rec;
 	ms->txskb = skbs;
 	rec = old_rec;
 	skbs = old_skbs;
-	grew = true;
 	spin_unlock_bh(&ms->lock);
 out:
 	kvfree(rec);
 	kvfree(skbs);
-	return grew;
 }

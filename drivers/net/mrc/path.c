@@ -91,12 +91,17 @@ static void mrc_path_params(struct mrc_sock *ms)
  * scoreboard's per-path state and the scratch bytes, in that order (each
  * part a multiple of 8 bytes but the last).  A connection of one plane
  * and 32 paths takes 4040 bytes: one kmalloc-4k object where five
- * allocations took 5.3 KB.
+ * allocations took 5.3 KB.  KASAN sees one object: an index past
+ * evs[npaths] into the planes would go unnoticed, which is why planes are
+ * reached through mrc_plane() (bounded by ms->planes) and paths through
+ * indices checked against ms->npaths.
  */
 static size_t mrc_path_block_size(u32 n, u32 nplanes)
 {
 	BUILD_BUG_ON(sizeof(struct mrc_ev) % 8 || sizeof(struct mrc_plane) % 8 ||
 		     sizeof(struct mrc_txpath) % 8);
+	BUILD_BUG_ON(__alignof__(struct mrc_plane) > 8 ||
+		     __alignof__(struct mrc_txpath) > 8);
 	return size_add(size_add(array_size(n, sizeof(struct mrc_ev)),
 				 array_size(nplanes, sizeof(struct mrc_plane))),
 			size_add(array_size(n, sizeof(struct mrc_txpath)), n));
@@ -138,10 +143,12 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 	nplanes = fls(ms->planes);
 again:
 	/*
-	 * Atomic, maybe large (256 EVs x 32 planes: 400 KB): when it fails,
-	 * fewer paths per plane rather than no connection.
+	 * Atomic, maybe large (MRC_MAX_PATHS paths: 490 KB): when it fails,
+	 * fewer paths per plane rather than no connection; only the last
+	 * try, one path per plane, may warn.
 	 */
-	evs = kzalloc(mrc_path_block_size(n, nplanes), gfp | __GFP_NOWARN);
+	evs = kzalloc(mrc_path_block_size(n, nplanes),
+		      per > 1 ? gfp | __GFP_NOWARN : gfp);
 	if (!evs) {
 		if (per > 1) {
 			n /= per;
@@ -402,8 +409,8 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
 /**
  * mrc_path_acked() - an ACK (or NACK) arrived: per-plane congestion
  *	control and the trigger's path
- * @ms: the connection; @ack_plane_bytes holds what the ACK acknowledged
- *	per plane (cleared here)
+ * @ms: the connection; each plane's ack_bytes holds what the ACK
+ *	acknowledged there (cleared here)
  * @res: the scoreboard's view of the ACK
  * @ce: the trigger carried CE: an ECN echo for the trigger's path
  * @ce_count: the peer's count of our packets it received marked; its

@@ -503,7 +503,7 @@ void mrc_output_lost(void *ctx, u32 psn);
 void mrc_output_lost_quiet(void *ctx, u32 psn);
 void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_purge(struct mrc_sock *ms);
-bool mrc_output_grow(struct mrc_sock *ms);
+void mrc_output_grow(struct mrc_sock *ms, u32 need);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
 bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 		      const struct mrc_wire_probe *body, u8 plane,
