@@ -23,6 +23,8 @@
  *  - rail_claims (S3): a rail the peer merely announced gets challenges
  *    only.
  *  - half_open_cost (S6): what a spoofed REQ costs, and for how long.
+ *  - foreign_planes: rails the peer announces on planes where B has
+ *    none, and its packets on a plane whose rail it did not announce.
  */
 #define _GNU_SOURCE
 #include <glob.h>
@@ -1303,6 +1305,63 @@ static long tc_dropped_in(int ns, int home, const char *dev)
 	if (setns(home, CLONE_NEWNET))
 		return -1;
 	return n;
+}
+
+/*
+ * B keeps both ends' rails for its own planes only (0 and 1 here, the
+ * highest with a rail plus one): the peer announces plane 0 and plane 31.
+ * The connection has plane 0 alone, and carries a message each way on
+ * it.  Then the peer sends DATA from its plane-1 address to B's plane-1
+ * rail, a plane whose rail it never announced: each is dropped as
+ * bad-source, exactly, and nothing else happens (on the debug kernel a
+ * state of a plane without paths reached through mrc_plane() would warn,
+ * and warnings panic there).
+ */
+TEST_F_TIMEOUT(bounds, foreign_planes, 60)
+{
+	const struct peer_rail rails[] = { { 0, "10.0.0.1" }, { 31, "10.31.0.1" } };
+	unsigned char pay[SEG], buf[SEG + 1];
+	struct peer_conn *c;
+	struct mrc_info info;
+	struct rx_mark rx0;
+	long bs0;
+	int s, r, k;
+
+	c = peer_conn_new(&self->peer);
+	ASSERT_NE(NULL, c);
+	r = peer_connect(c, 0, "10.0.0.2", BOUNDS_PORT, SEG, rails, 2, 5000);
+	ASSERT_EQ(0, r) TH_LOG("handshake: %s", strerror(-r));
+	s = accept_wait(self->lfd, 5000, 0);
+	ASSERT_GE(s, 0);
+	ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 5000));
+	ASSERT_EQ(0, get_info(s, &info));
+	EXPECT_EQ(1, info.planes) TH_LOG("plane 31 is of no use: B has no rail there");
+
+	/* A message each way on plane 0. */
+	fill_msg(pay, sizeof(pay), 7);
+	ASSERT_EQ(0, peer_data(c, 0, c->next_psn++, c->next_msg++, sizeof(pay), 0, pay,
+			       sizeof(pay), MRC_F_DATA_ACK_NOW));
+	ASSERT_EQ((int)sizeof(pay), do_recv(s, buf, sizeof(buf), 0, NULL));
+	EXPECT_EQ(-1, check_msg(buf, sizeof(pay), 7));
+	fill_msg(pay, sizeof(pay), 8);
+	ASSERT_EQ((int)sizeof(pay), do_send(s, pay, sizeof(pay), 0));
+	for (k = 0; k < 50 && c->data_bytes < sizeof(pay); k++)
+		peer_drain(&self->peer, 100, 100);
+	EXPECT_EQ(sizeof(pay), c->data_bytes);
+	EXPECT_EQ(0, c->data_pkts[1]);
+
+	/* DATA on plane 1, whose rail the peer never announced. */
+	bs0 = drops(self, "bad-source");
+	rx0 = rx_mark(self);
+	for (k = 0; k < 8; k++)
+		ASSERT_EQ(0, peer_data(c, 1, c->next_psn + k, c->next_msg, sizeof(pay), 0,
+				       pay, sizeof(pay), MRC_F_DATA_ACK_NOW));
+	ASSERT_EQ(0, wait_handled(self, rx0, 8));
+	EXPECT_EQ(bs0 + 8, drops(self, "bad-source"));
+	ASSERT_EQ(0, get_info(s, &info));
+	EXPECT_EQ(1ULL, info.rx_msgs) TH_LOG("only the plane-0 message was taken");
+	EXPECT_EQ(-EAGAIN, do_recv(s, buf, sizeof(buf), MSG_DONTWAIT, NULL));
+	close(s);
 }
 
 /*
