@@ -80,8 +80,8 @@ static u32 mrc_rail_max_payload(const struct net_device *dev, int family)
 const struct mrc_endpoint_rail mrc_no_rail;
 
 /*
- * Our rails of @family, for the handshake, in a new @lrail (and an empty
- * @prail), up to our highest plane with a rail: most connections have a
+ * Our rails of @family, for the handshake, in a new @lrail (and room for
+ * the peer's after them), up to our highest plane with a rail: most connections have a
  * few planes, not MRC_MAX_RAILS.  *@payload: what all of them can carry.
  * Context: RCU; @ms is neither hashed nor on a device yet.
  * Return: 0 or -ENOMEM.
@@ -101,7 +101,6 @@ static int mrc_fill_lrails(struct mrc_sock *ms, struct mrc_dev *mdev,
 		return -ENOMEM;
 	kfree(ms->lrail);	/* of a connect() that failed before */
 	ms->lrail = rails;
-	ms->prail = rails + n;
 	ms->nrails = n;
 	*payload = U16_MAX;
 	for (plane = 0; plane < n; plane++) {
@@ -124,7 +123,6 @@ void mrc_handshake_free_rails(struct mrc_sock *ms)
 {
 	kfree(ms->lrail);
 	ms->lrail = NULL;
-	ms->prail = NULL;
 	ms->nrails = 0;
 }
 
@@ -285,12 +283,13 @@ static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 			  const struct mrc_dev *mdev)
 {
 	const struct mrc_wire_req *req = &pkt->u.req.req;
+	struct mrc_endpoint_rail *prail = ms->lrail + ms->nrails;
 	u32 i;
 
 	if (be16_to_cpu(req->max_payload) < READ_ONCE(mrc_min_seg_size))
 		return false;
 
-	memset(ms->prail, 0, ms->nrails * sizeof(*ms->prail));
+	memset(prail, 0, ms->nrails * sizeof(*prail));
 	for (i = 0; i < req->n_rails; i++) {
 		const struct mrc_wire_rail *wr = &pkt->u.req.rails[i];
 		struct mrc_endpoint_rail *er;
@@ -298,7 +297,7 @@ static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 		/* Where we have no rail, no path goes: not worth keeping. */
 		if (wr->plane >= ms->nrails)
 			continue;
-		er = &ms->prail[wr->plane];
+		er = &prail[wr->plane];
 
 		if (wr->family == 4) {
 			__be32 a;

@@ -109,7 +109,7 @@ static size_t mrc_path_block_size(u32 n, u32 nplanes)
 
 /**
  * mrc_path_setup() - create the connection's paths from both rail sets
- * @ms: the connection; @lrail, @prail and @seg_size are set
+ * @ms: the connection; both ends' rails (@lrail) and @seg_size are set
  * @mdev: the device it runs on (its evs-per-plane and spray policy)
  * @gfp: allocation flags
  *

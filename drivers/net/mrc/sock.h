@@ -186,14 +186,14 @@ struct mrc_conn_stats {
  * @dev_put: the netdevice whose reference @dev_rcu drops
  * @dev_rcu: drops the device reference after a grace period
  * @peer: the peer's address as connect()ed to or as it came in
- * @lrail: our rails per plane, as announced in the handshake: @nrails
- *	entries, allocated with @prail by the handshake (mrc_fill_lrails()) before
- *	the connection is hashed or on a device, freed with the socket; read
- *	through mrc_lrail()
- * @prail: the peer's rails on those planes (one it announces beyond them
- *	is of no use: a path needs a rail at both ends); mrc_prail()
- * @nrails: entries of @lrail and @prail: our highest plane with a rail
- *	when the handshake began, plus one (0 before)
+ * @lrail: our rails per plane, as announced in the handshake (@nrails
+ *	entries, read through mrc_lrail()), followed by the peer's on the
+ *	same planes (another @nrails, mrc_prail(); one it announces beyond
+ *	them is of no use: a path needs a rail at both ends).  Allocated by
+ *	the handshake (mrc_fill_lrails()) before the connection is hashed or
+ *	on a device, freed with the socket
+ * @nrails: our highest plane with a rail when the handshake began, plus
+ *	one (0 before)
  * @udp_port: UDP destination port of the peer (our device's udp-port)
  * @seg_size: payload bytes of a full DATA segment (both ends can carry,
  *	at least the min_seg_size parameter); fixed once established
@@ -316,7 +316,6 @@ struct mrc_sock {
 	struct rcu_head dev_rcu;
 	struct sockaddr_mrc peer;
 	struct mrc_endpoint_rail *lrail;
-	struct mrc_endpoint_rail *prail;
 	u8 nrails;
 	u16 udp_port;
 	u32 seg_size;
@@ -685,7 +684,7 @@ mrc_lrail(const struct mrc_sock *ms, u32 plane)
 static inline const struct mrc_endpoint_rail *
 mrc_prail(const struct mrc_sock *ms, u32 plane)
 {
-	return plane < ms->nrails ? &ms->prail[plane] : &mrc_no_rail;
+	return plane < ms->nrails ? &ms->lrail[ms->nrails + plane] : &mrc_no_rail;
 }
 
 /**
