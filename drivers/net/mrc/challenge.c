@@ -59,6 +59,7 @@
 void mrc_challenge_init(struct mrc_sock *ms)
 {
 	u32 plane, now = mrc_now_us();
+	struct mrc_challenge *c;
 
 	ms->prail_ok = 0;
 	for (plane = 0; plane < MRC_MAX_RAILS; plane++) {
@@ -68,8 +69,9 @@ void mrc_challenge_init(struct mrc_sock *ms)
 			ms->prail_ok |= BIT(plane);
 			continue;
 		}
-		mrc_plane(ms, plane)->chal.value = get_random_u64();
-		mrc_plane(ms, plane)->chal.next_us = now;
+		c = &mrc_plane(ms, plane)->chal;
+		c->value = get_random_u64();
+		c->next_us = now;
 	}
 }
 
@@ -109,11 +111,14 @@ static void mrc_challenge_fill(struct mrc_wire_probe *p, u64 value, u16 ev)
  */
 void mrc_challenge_heard(struct mrc_sock *ms, u8 plane)
 {
+	struct mrc_challenge *c;
+
 	lockdep_assert_held(&ms->lock);
 	if (!ms->plane || !(ms->planes & BIT(plane)) || mrc_plane_proven(ms, plane))
 		return;
-	if (!mrc_plane(ms, plane)->chal.heard) {
-		mrc_plane(ms, plane)->chal.heard = true;
+	c = &mrc_plane(ms, plane)->chal;
+	if (!c->heard) {
+		c->heard = true;
 		mrc_path_start(ms);
 	}
 }
