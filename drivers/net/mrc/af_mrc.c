@@ -1023,7 +1023,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	if (mlen > len)
 		msg->msg_flags |= MSG_TRUNC;
 	if (!peek)
-		mrc_input_free_msg(m);
+		mrc_input_free_msg(m, true);
 	if (!err)
 		err = (flags & MSG_TRUNC) ? mlen : copied;
 out:

@@ -537,9 +537,13 @@ static struct sk_buff *mrc_input_keep(struct mrc_sock *ms, struct sk_buff *skb,
 		kfree_skb(c);
 		c = NULL;
 	}
+	if (c) {
+		consume_skb(skb);	/* copied: not a drop */
+		return c;
+	}
 free:
 	kfree_skb(skb);
-	return c;
+	return NULL;
 }
 
 enum mrc_coalesce {
@@ -1054,15 +1058,21 @@ void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m)
 /**
  * mrc_input_free_msg() - free a message and its segments
  * @m: the message, unlinked and uncharged
+ * @delivered: the reader copied it out (its skbs are consumed, not
+ *	dropped: drop monitors and the skb:kfree_skb tracepoint see only
+ *	what never reached the application)
  */
-void mrc_input_free_msg(struct mrc_rx_msg *m)
+void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
 {
 	struct sk_buff *skb, *next;
 
 	/* Post-order: no rebalancing on the way (skb_rbtree_purge() is not exported). */
 	rbtree_postorder_for_each_entry_safe(skb, next, &m->segs, rbnode) {
 		memset(&skb->rbnode, 0, sizeof(skb->rbnode));	/* next, prev, dev */
-		kfree_skb(skb);
+		if (delivered)
+			consume_skb(skb);
+		else
+			kfree_skb(skb);
 	}
 	kfree(m);
 }
@@ -1094,7 +1104,7 @@ void mrc_input_purge(struct mrc_sock *ms, bool all)
 		n = rb_next(n);
 		rb_erase(&m->node, &ms->rx_msgs);
 		mrc_input_uncharge(ms, m->charged);
-		mrc_input_free_msg(m);
+		mrc_input_free_msg(m, false);
 	}
 	ms->rx_last = NULL;
 }

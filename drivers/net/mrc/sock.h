@@ -562,7 +562,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 struct mrc_rx_msg *mrc_input_next_msg(struct mrc_sock *ms);
 void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m);
-void mrc_input_free_msg(struct mrc_rx_msg *m);
+void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered);
 void mrc_input_purge(struct mrc_sock *ms, bool all);
 void mrc_input_init(struct mrc_sock *ms);
 void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq);
