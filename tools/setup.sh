@@ -20,9 +20,10 @@ pkgs=(
 	python3-yaml python3-jsonschema libmnl-dev pkg-config
 	# libFuzzer targets of the protocol core (make fuzz)
 	clang-14 libclang-rt-14-dev
-	# make bench: MPTCP (mptcpize), Soft-RoCE (perftest), plots
+	# make bench: MPTCP (mptcpize), Soft-RoCE (perftest), plots, event
+	# counts per GB (perf stat)
 	mptcpd perftest rdma-core ibverbs-utils libibverbs1 ibverbs-providers
-	librdmacm1 python3-matplotlib python3-numpy
+	librdmacm1 python3-matplotlib python3-numpy linux-perf
 )
 
 installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${pkgs[@]}" 2>/dev/null |

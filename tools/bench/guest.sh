@@ -31,7 +31,7 @@ RATE=${BENCH_RATE:-5}
 DELAY=${BENCH_DELAY_MS:-1}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${BENCH_RUNS:-1} SECS=3 FSECS=4 OUTAGE=1000 FAILAT=1800 PAIRS=${BENCH_PAIRS:-4}
-	P3SECS=3 PPN=200 IDLE=200 P5SECS=2
+	P3SECS=3 PPN=1000 IDLE=200 P5SECS=2
 else
 	RUNS=${BENCH_RUNS:-3} SECS=6 FSECS=9 OUTAGE=3000 FAILAT=3000 PAIRS=${BENCH_PAIRS:-8}
 	P3SECS=8 PPN=1000 IDLE=200 P5SECS=4
@@ -100,6 +100,51 @@ netem_change() {
 
 cpu_busy() {	# jiffies busy (all but idle+iowait) and softirq, all CPUs
 	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $8 }' /proc/stat
+}
+# Events per GB (P5) and per round trip (P6): system-wide tracepoint counts
+# of "perf stat" (counting, not sampling: exact under TCG, where sampled
+# profiles land in the idle loop).  ev_NAME=COUNT for each of EVENTS.
+# perf starts with its counters disabled; the client (mrcpp -W $EVW)
+# enables them for the measured part only, so process start and connect
+# are not counted.
+EVENTS="packets=net:net_dev_xmit kmalloc=kmem:kmalloc cache_alloc=kmem:kmem_cache_alloc
+	page_alloc=kmem:mm_page_alloc timer=timer:timer_start hrtimer=timer:hrtimer_start
+	switch=sched:sched_switch softirq=irq:softirq_entry skb_drop=skb:kfree_skb"
+EVPID= EVW=
+evstat_start() {
+	local e list= i
+	EVPID= EVW=
+	command -v perf >/dev/null || return 0
+	for e in $EVENTS; do list+=${list:+,}${e#*=}; done
+	rm -f "$tmp/evstat" "$tmp/everr" "$tmp/evctl" "$tmp/evack"
+	mkfifo "$tmp/evctl" "$tmp/evack"
+	perf stat -a -x, -D -1 --control fifo:"$tmp/evctl","$tmp/evack" -e "$list" \
+		-o "$tmp/evstat" -- sleep 3600 2>"$tmp/everr" &
+	EVPID=$!
+	# the events are open once perf says so (on stderr)
+	for ((i = 0; i < 400; i++)); do
+		grep -q 'Events disabled' "$tmp/everr" 2>/dev/null && break
+		nap 0.025
+	done
+	EVW="-W $tmp/evctl,$tmp/evack"
+}
+# evstat_end: EVREC="ev_NAME=COUNT ..." ("ev_status=n/a" without perf).
+# Not in a subshell: only the shell that started perf can wait for it.
+EVREC=
+evstat_end() {
+	local e n
+	EVREC="ev_status=n/a"
+	[ -n "$EVPID" ] || return 0
+	EVREC=
+	# perf prints its counts when its workload ends (a background job
+	# ignores SIGINT, and SIGTERM would lose them)
+	pkill -P $EVPID sleep 2>/dev/null
+	wait $EVPID 2>/dev/null
+	for e in $EVENTS; do
+		n=$(awk -F, -v ev="${e#*=}" '$3 == ev { print $1 }' "$tmp/evstat" 2>/dev/null)
+		[[ $n =~ ^[0-9]+$ ]] && EVREC+=" ev_${e%%=*}=$n"
+	done
+	return 0
 }
 meminfo() { awk '$1 == "MemFree:" { f = $2 } $1 == "Slab:" { s = $2 } END { print f, s }' /proc/meminfo; }
 
@@ -185,19 +230,22 @@ spine_rx() { ip netns exec "$F-s$1" cat "/sys/class/net/$2/statistics/rx_bytes";
 fab_stream_start() {
 	local peer=$1 tag=$2 secs=$3
 	R0=($(rail_bytes))
+	read -r FC0 _ < <(cpu_busy)
 	stream_start $HB $HA "$peer" 10.0.2.1 "$tag" "$secs"
 }
 fab_stream_end() {
 	local m=$1 peer=$2 run=$3
 	shift 3
-	local r1 i d=() sub=""
+	local r1 i d=() sub="" c1
 	stream_end
+	read -r c1 _ < <(cpu_busy)
 	r1=($(rail_bytes))
 	for i in 0 1 2 3; do d[i]=$((r1[i] - R0[i])); done
 	[ "$peer" = mptcp ] && sub=$(ip netns exec $HA nstat -az MPTcpExtMPJoinSynAckRx 2>/dev/null |
 		awk '/MPJoinSynAckRx/ { print $2 }')
 	rec "$m" "$peer" "$run" $(cat "$tmp/srv.out") rail0=${d[0]} rail1=${d[1]} \
-		rail2=${d[2]} rail3=${d[3]} rate_mbit=$RATE rails=4 ${sub:+mptcp_joins_total=$sub} "$@"
+		rail2=${d[2]} rail3=${d[3]} rate_mbit=$RATE rails=4 ${sub:+mptcp_joins_total=$sub} \
+		cpu_jiffies=$((c1 - FC0)) hz=$(getconf CLK_TCK) "$@"
 	log "$m $peer run $run: $(cat "$tmp/srv.out") rails: ${d[*]}"
 }
 
@@ -380,7 +428,7 @@ EOF
 }
 
 p3() {
-	local run peer i j perm pids=() sp0 sp1
+	local run peer i j perm pids=() sp0 sp1 c0 c1
 	clos_up
 	for run in $(seq $RUNS); do
 		perm=($(shuf -i 0-$((PAIRS - 1))))
@@ -397,6 +445,7 @@ p3() {
 			for i in $(seq 0 $((PAIRS - 1))); do waitfile "$tmp/r$i"; done
 			sp0=$(ip netns exec c-s0 cat /sys/class/net/a/statistics/rx_bytes)
 			sp1=$(ip netns exec c-s1 cat /sys/class/net/a/statistics/rx_bytes)
+			read -r c0 _ < <(cpu_busy)
 			for i in $(seq 0 $((PAIRS - 1))); do
 				j=${perm[i]}
 				ip netns exec c-a$i "$PP" -T $peer -c 10.2.$j.1 -p $port -M rpc -s 65536 \
@@ -405,11 +454,13 @@ p3() {
 				pids+=($!)
 			done
 			wait "${pids[@]}"
+			read -r c1 _ < <(cpu_busy)
 			sp0=$(($(ip netns exec c-s0 cat /sys/class/net/a/statistics/rx_bytes) - sp0))
 			sp1=$(($(ip netns exec c-s1 cat /sys/class/net/a/statistics/rx_bytes) - sp1))
 			for i in $(seq 0 $((PAIRS - 1))); do
 				rec p3 $peer $run flow=$i $(tail -1 "$tmp/p3c$i.out") pairs=$PAIRS \
-					host_mbit=$R3 spine0_bytes=$sp0 spine1_bytes=$sp1
+					host_mbit=$R3 spine0_bytes=$sp0 spine1_bytes=$sp1 \
+					run_cpu_jiffies=$((c1 - c0)) hz=$(getconf CLK_TCK)
 			done
 			log "p3 $peer run $run: spines $((sp0 / 1024))k/$((sp1 / 1024))k; $(cat "$tmp"/p3c*.out | tr '\n' ' ')"
 		done
@@ -422,14 +473,19 @@ pair_up() { mrc_pair cp-a cp-b 1 || exit 1; }
 
 # p5_one METRIC PEER RUN TAG [KEY=VALUE...]: one unshaped transfer, its CPU.
 p5_one() {
-	local m=$1 peer=$2 run=$3 tag=$4 c0 c1 s0 s1
+	local m=$1 peer=$2 run=$3 tag=$4 c0 c1 s0 s1 cpu
 	shift 4
+	evstat_start
 	read -r c0 s0 < <(cpu_busy)
-	stream_start cp-b cp-a $peer 10.0.0.2 $tag $P5SECS
+	stream_start cp-b cp-a $peer 10.0.0.2 $tag $P5SECS $EVW
 	stream_end
 	read -r c1 s1 < <(cpu_busy)
-	rec $m $peer $run $(cat "$tmp/srv.out") cpu_jiffies=$((c1 - c0)) \
-		softirq_jiffies=$((s1 - s0)) hz=$(getconf CLK_TCK) tag=$tag "$@"
+	evstat_end
+	# CPU of the measured part (mrcpp -W), else of the whole run
+	cpu=$(kv "$tmp/cli.out" cpu_jiffies)
+	rec $m $peer $run $(cat "$tmp/srv.out") cpu_jiffies=${cpu:-$((c1 - c0))} \
+		cpu_jiffies_outer=$((c1 - c0)) softirq_jiffies=$((s1 - s0)) \
+		hz=$(getconf CLK_TCK) tag=$tag $EVREC "$@"
 	log "$m $peer run $run $*: $(cat "$tmp/srv.out") cpu $((c1 - c0)) jiffies"
 }
 
@@ -452,10 +508,13 @@ p6_one() {
 		>/dev/null 2>&1 &
 	SRV=$!
 	waitfile "$tmp/ready"
+	evstat_start
 	ip netns exec cp-a "$PP" -T $peer -c 10.0.0.2 -p $port -M pp -s 64 -n $PPN -t 120 \
-		-o "$lat" >"$tmp/pp.out" 2>&1
+		-o "$lat" $EVW >"$tmp/pp.out" 2>&1
 	wait $SRV
-	rec $m $peer $run $(tail -1 "$tmp/pp.out") "$@"
+	evstat_end
+	# cpu_jiffies: of the round trips only (mrcpp -W)
+	rec $m $peer $run $(tail -1 "$tmp/pp.out") hz=$(getconf CLK_TCK) $EVREC "$@"
 	log "$m $peer run $run $*: $(tail -1 "$tmp/pp.out")"
 }
 

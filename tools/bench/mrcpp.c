@@ -32,7 +32,13 @@
  *           charged to the sockets it accepted.
  *
  * Options: -r FILE (created when listening / connected / filled),
- * -t SECONDS (exit 3 after that), -B ADDR (client: bind the source).
+ * -t SECONDS (exit 3 after that), -B ADDR (client: bind the source),
+ * -W CTL,ACK (stream and pp clients: the measured part only, from the
+ * first send to the end of the transfer or the last round trip, without
+ * process start and connect: "enable" and "disable" to the control FIFO
+ * CTL of a "perf stat -D -1 --control fifo:CTL,ACK", each acknowledged on
+ * ACK; and cpu_jiffies=N, the whole machine's busy time in /proc/stat
+ * units over the same part, appended to the client's output line).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -61,6 +67,9 @@ static const char *mode = "stream", *outfile, *ready_file, *bind_src;
 static unsigned int size = 65536, conns = 1, fill;
 static unsigned long long count = 10000, duration_ms = 5000;
 static int mrc_family;
+static const char *perf_ctl;
+static FILE *perf_ctl_f, *perf_ack_f;
+static unsigned long long cpu0;
 
 static unsigned long long now_us(clockid_t c)
 {
@@ -68,6 +77,75 @@ static unsigned long long now_us(clockid_t c)
 
 	clock_gettime(c, &ts);
 	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
+}
+
+/* Busy time of the whole machine: user + nice + system + irq + softirq. */
+static unsigned long long cpu_busy(void)
+{
+	unsigned long long v[7] = { 0 };
+	FILE *f = fopen("/proc/stat", "r");
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6]) != 7)
+		memset(v, 0, sizeof(v));
+	fclose(f);
+	return v[0] + v[1] + v[2] + v[5] + v[6];
+}
+
+/* -W: one command to perf's control FIFO, and perf's answer. */
+static void perf_cmd(const char *cmd)
+{
+	char ack[16];
+
+	if (!perf_ctl_f)
+		return;
+	fprintf(perf_ctl_f, "%s\n", cmd);
+	fflush(perf_ctl_f);
+	if (!fgets(ack, sizeof(ack), perf_ack_f))
+		fprintf(stderr, "mrcpp: no ack from perf for %s\n", cmd);
+}
+
+static void perf_open(void)
+{
+	char ctl[256], *ack;
+
+	if (!perf_ctl)
+		return;
+	snprintf(ctl, sizeof(ctl), "%s", perf_ctl);
+	ack = strchr(ctl, ',');
+	if (!ack) {
+		fprintf(stderr, "mrcpp: -W CTL,ACK\n");
+		exit(2);
+	}
+	*ack++ = 0;
+	/* O_RDWR: never blocks on the open of a FIFO */
+	perf_ctl_f = fdopen(open(ctl, O_RDWR), "w");
+	perf_ack_f = fdopen(open(ack, O_RDWR), "r");
+	if (!perf_ctl_f || !perf_ack_f) {
+		perror("mrcpp: -W");
+		exit(2);
+	}
+}
+
+static void measure_start(void)
+{
+	perf_cmd("enable");
+	cpu0 = cpu_busy();
+}
+
+/* Ends the measured part; returns " cpu_jiffies=N" (or "" without -W). */
+static const char *measure_end(void)
+{
+	static char s[64];
+	unsigned long long c = cpu_busy() - cpu0;
+
+	perf_cmd("disable");
+	if (!perf_ctl)
+		return "";
+	snprintf(s, sizeof(s), " cpu_jiffies=%llu", c);
+	return s;
 }
 
 static void touch(const char *f)
@@ -206,7 +284,8 @@ static int cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void report_samples(unsigned long long *v, unsigned long long n)
+static void report_samples(unsigned long long *v, unsigned long long n,
+			   const char *measured)
 {
 	FILE *f = outfile ? fopen(outfile, "w") : NULL;
 	unsigned long long i;
@@ -216,8 +295,8 @@ static void report_samples(unsigned long long *v, unsigned long long n)
 	if (f)
 		fclose(f);
 	qsort(v, n, sizeof(*v), cmp);
-	printf("n=%llu p50_us=%llu p99_us=%llu max_us=%llu\n", n,
-	       n ? v[n / 2] : 0, n ? v[n * 99 / 100] : 0, n ? v[n - 1] : 0);
+	printf("n=%llu p50_us=%llu p99_us=%llu max_us=%llu%s\n", n,
+	       n ? v[n / 2] : 0, n ? v[n * 99 / 100] : 0, n ? v[n - 1] : 0, measured);
 	fflush(stdout);
 }
 
@@ -369,6 +448,7 @@ static int client(const char *addr, int port)
 {
 	unsigned long long t0, *v, n = 0, i;
 	char *buf = calloc(1, size + 1);
+	const char *measured = "";
 	int fd;
 
 	if (!strcmp(mode, "hold")) {
@@ -404,9 +484,11 @@ static int client(const char *addr, int port)
 	}
 	fd = do_connect(addr, port);
 	touch(ready_file);
+	perf_open();
 	if (!strcmp(mode, "stream")) {
 		unsigned long long bytes = 0;
 
+		measure_start();
 		t0 = now_us(CLOCK_MONOTONIC);
 		while (now_us(CLOCK_MONOTONIC) - t0 < duration_ms * 1000) {
 			if (writeall(fd, buf, size))
@@ -416,7 +498,7 @@ static int client(const char *addr, int port)
 		shutdown(fd, SHUT_WR);
 		while (recv(fd, buf, size, 0) > 0)
 			;
-		printf("sent=%llu\n", bytes);
+		printf("sent=%llu%s\n", bytes, measure_end());
 		return 0;
 	}
 	v = malloc(sizeof(*v) * (count > 1000000 ? 1000000 : count + 1));
@@ -426,6 +508,7 @@ static int client(const char *addr, int port)
 
 			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 		}
+		measure_start();
 		for (i = 0; i < count; i++) {
 			t0 = now_us(CLOCK_MONOTONIC);
 			if (writeall(fd, buf, size))
@@ -437,6 +520,7 @@ static int client(const char *addr, int port)
 			}
 			v[n++] = now_us(CLOCK_MONOTONIC) - t0;
 		}
+		measured = measure_end();
 		if (proto == P_UDP)
 			send(fd, "q", 1, 0);
 	} else {	/* rpc */
@@ -452,7 +536,7 @@ static int client(const char *addr, int port)
 		}
 	}
 	shutdown(fd, SHUT_WR);
-	report_samples(v, n);
+	report_samples(v, n, measured);
 	return 0;
 }
 
@@ -467,7 +551,7 @@ int main(int argc, char **argv)
 	const char *caddr = NULL, *baddr = NULL;
 	int listen_mode = 0, port = 0, opt;
 
-	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:")) != -1) {
+	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:W:")) != -1) {
 		switch (opt) {
 		case 'T':
 			proto = !strcmp(optarg, "mrc") ? P_MRC :
@@ -516,6 +600,9 @@ int main(int argc, char **argv)
 			break;
 		case 'B':
 			bind_src = optarg;
+			break;
+		case 'W':
+			perf_ctl = optarg;
 			break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of mrcpp.c\n");

@@ -273,6 +273,96 @@ if any(p6[p]["p50_us"] for p in p6):
     row("P6 64 B ping-pong: p99 RTT, us", fmt(m99, 0), "", fmt(t99, 0), "UDP " + fmt(u99, 0),
         fmt(m99 and t99 and m99[1] / t99[1]) + " (mrc/TCP)", "(reported)", "info")
 
+# ---- cost: CPU of every peer in every metric, events per GB and per round trip -------
+def cpu_s(r):
+    return r["cpu_jiffies"] / r.get("hz", 100) if "cpu_jiffies" in r else None
+
+
+def per_gb(metrics, peers):
+    """{peer: [CPU s per GB of each run]} over the records of metrics."""
+    out = {}
+    for peer in peers:
+        out[peer] = [cpu_s(r) / (r["bytes"] / 1e9) for m in metrics for r in sel(m, peer)
+                     if r.get("bytes") and cpu_s(r) is not None]
+    return out
+
+
+def cpu_row(label, d, peers, ref="tcp"):
+    v = {p: mm(d.get(p, [])) for p in peers}
+    if not any(v.values()):
+        return
+    rt = fmt(v["mrc"] and v.get(ref) and v["mrc"][1] / v[ref][1]) + " (mrc/%s)" % ref.upper()
+    row(label, fmt(v["mrc"], 1), fmt(v.get("mptcp"), 1) if "mptcp" in peers else "",
+        fmt(v.get("tcp"), 1), ("UDP " + fmt(v.get("udp"), 1)) if "udp" in peers else "", rt,
+        "(reported)", "info")
+
+
+cost = {}
+for m, label in (("p1", "P1"), ("p4", "P4")):
+    cost[m] = per_gb([m], PEERS3)
+    cpu_row("%s CPU s per GB delivered (whole VM)" % label, cost[m], PEERS3)
+cost["p2"] = per_gb(["p2-blackhole", "p2-linkdown"], PEERS3)
+cpu_row("P2 CPU s per GB delivered, both failures (whole VM)", cost["p2"], PEERS3)
+# P3: one CPU reading per run and peer; bytes = the run's messages x 64 KiB
+cost["p3"] = {}
+for peer in PEERS3:
+    runs = {}
+    for r in sel("p3", peer):
+        k = runs.setdefault(r["run"], {"cpu": None, "bytes": 0})
+        if "run_cpu_jiffies" in r:
+            k["cpu"] = r["run_cpu_jiffies"] / r.get("hz", 100)
+        k["bytes"] += r.get("n", 0) * 65536
+    cost["p3"][peer] = [k["cpu"] / (k["bytes"] / 1e9) for k in runs.values()
+                        if k["cpu"] is not None and k["bytes"]]
+cpu_row("P3 CPU s per GB of requests (whole VM)", cost["p3"], PEERS3)
+cost["p6"] = {p: [cpu_s(r) * 1e6 / r["n"] for r in sel("p6", p) if r.get("n") and cpu_s(r)]
+              for p in ("mrc", "tcp", "udp")}
+v = {p: mm(cost["p6"][p]) for p in cost["p6"]}
+if any(v.values()):
+    row("P6 CPU us per round trip (whole VM)", fmt(v["mrc"], 0), "", fmt(v["tcp"], 0),
+        "UDP " + fmt(v["udp"], 0), fmt(v["mrc"] and v["udp"] and v["mrc"][1] / v["udp"][1]) +
+        " (mrc/UDP)", "(reported)", "info")
+
+# Events (tools/bench/guest.sh evstat_*): counts of the whole VM during the
+# run, per GB delivered (P5) and per round trip (P6).
+EVROWS = (("packets sent (net_dev_xmit)", ("packets",)),
+          ("slab allocations (kmalloc + kmem_cache_alloc)", ("kmalloc", "cache_alloc")),
+          ("page allocations", ("page_alloc",)),
+          ("timer starts (timer + hrtimer)", ("timer", "hrtimer")),
+          ("context switches", ("switch",)),
+          ("softirqs", ("softirq",)),
+          ("skbs freed as drops (kfree_skb)", ("skb_drop",)))
+
+
+def ev_count(r, keys):
+    if any("ev_" + k not in r for k in keys):
+        return None
+    return sum(r["ev_" + k] for k in keys)
+
+
+ev = {"p5": {}, "p6": {}}
+for label, keys in EVROWS:
+    d5 = {p: [ev_count(r, keys) / (r["bytes"] / 1e9) for r in sel("p5", p)
+              if r.get("bytes") and ev_count(r, keys) is not None] for p in ("mrc", "tcp")}
+    d6 = {p: [ev_count(r, keys) / r["n"] for r in sel("p6", p)
+              if r.get("n") and ev_count(r, keys) is not None] for p in ("mrc", "tcp", "udp")}
+    ev["p5"][label], ev["p6"][label] = d5, d6
+    v5 = {p: mm(d5[p]) for p in d5}
+    if v5["mrc"] or v5["tcp"]:
+        f5 = {p: v5[p] and (v5[p][0] / 1000, v5[p][1] / 1000) for p in v5}
+        row("P5 per GB delivered, thousands: %s" % label, fmt(f5["mrc"], 1), "", fmt(f5["tcp"], 1),
+            "", fmt(v5["mrc"] and v5["tcp"] and v5["tcp"][1] and v5["mrc"][1] / v5["tcp"][1]) +
+            " (mrc/TCP)", "(reported)", "info")
+for label, keys in EVROWS:
+    d6 = ev["p6"][label]
+    v6 = {p: mm(d6[p]) for p in d6}
+    if v6["mrc"] or v6["udp"]:
+        row("P6 per round trip: %s" % label, fmt(v6["mrc"], 2), "", fmt(v6["tcp"], 2),
+            "UDP " + fmt(v6["udp"], 2), fmt(v6["mrc"] and v6["udp"] and v6["udp"][1] and
+                                           v6["mrc"][1] / v6["udp"][1]) + " (mrc/UDP)",
+            "(reported)", "info")
+derived["cost"] = {"cpu": cost, "events": ev}
+
 # ---- A/B of the mechanisms' module parameters (same boot) ----------------------------
 ab = {}
 for r in sel("ab-p5", "mrc"):
