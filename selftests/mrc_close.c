@@ -104,24 +104,36 @@ static int on_rails(int ns, int home, char host, const char *fmt)
 
 /*
  * Drop, on egress of both rails of @host, the DATA packets that carry the
- * last segment of message @msg_id (its ACK_NOW flag) in their first
- * (@max_tx 0) or first four (@max_tx 3) transmissions.  Offsets: IPv4
- * (20) + UDP (8), then the mrc header: type at 29, flags at 30, DATA's
- * msg_id at 44 and tx_count at 58 (Documentation/mrc/wire.rst).
+ * last segment of message @msg_id (its ACK_NOW flag and its offset
+ * @last_off: the sender also asks for an ACK at once when its window or
+ * the credit fills, in any segment) in their first (@max_tx 0) or first
+ * four (@max_tx 3) transmissions.  Offsets: IPv4 (20) + UDP (8), then
+ * the mrc header: type at 29, flags at 30, DATA's msg_id at 44, offset
+ * at 52 and tx_count at 58 (Documentation/mrc/wire.rst).
  */
 static int drop_last_data(int ns, int home, char host, unsigned int msg_id,
-			  int max_tx)
+			  unsigned int last_off, int max_tx)
 {
 	char fmt[1024];
 
 	if (on_rails(ns, home, host, "tc qdisc add dev X clsact"))
 		return -1;
 	snprintf(fmt, sizeof(fmt),
-		 "tc filter add dev X egress protocol ip prio 1 u32 %s %s %s%x%s%x%s",
+		 "tc filter add dev X egress protocol ip prio 1 u32 %s %s %s%x%s%x%s%x%s",
 		 U32_DATA, "match u16 0x0001 0x0001 at 30",
-		 "match u32 0x", msg_id, " 0xffffffff at 44 match u8 0 0x",
-		 max_tx ? 0xfc : 0xff, " at 58 action drop");
+		 "match u32 0x", msg_id, " 0xffffffff at 44 match u32 0x", last_off,
+		 " 0xffffffff at 52 match u8 0 0x", max_tx ? 0xfc : 0xff, " at 58 action drop");
 	return on_rails(ns, home, host, fmt);
+}
+
+/* Offset of the last segment of a @size-byte message of @c's connection. */
+static unsigned int last_seg_off(int c, size_t size)
+{
+	struct mrc_info info;
+
+	if (get_info(c, &info) || !info.seg_size)
+		return 0;
+	return (size - 1) / info.seg_size * info.seg_size;
 }
 
 /* Packets the drop filters of @host's rails dropped so far. */
@@ -249,10 +261,13 @@ TEST_F_TIMEOUT(close, both_shutdown_last_data_lost, 60)
 	const int n = ARRAY_SIZE(sizes);
 	int c, s, k, got = 0, i;
 	pid_t pc = -1, ps = -1;
+	unsigned int off;
 
-	ASSERT_EQ(0, drop_last_data(self->nsa, self->nsa, 'a', n - 1, 0));
-	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', n - 1, 0));
 	pair(_metadata, self->lfd, &c, &s);
+	off = last_seg_off(c, sizes[n - 1]);
+	ASSERT_LT(0, off);
+	ASSERT_EQ(0, drop_last_data(self->nsa, self->nsa, 'a', n - 1, off, 0));
+	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', n - 1, off, 0));
 
 	for (i = 0; i < 2; i++) {
 		pid_t pid = fork();
@@ -712,8 +727,9 @@ TEST_F_TIMEOUT(close, rdhup_after_data, 60)
 	int c, s, ev, k, got = 0, window = 0, early = 0;
 	pid_t pid;
 
-	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', 2, 3));
 	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_LT(0, last_seg_off(c, sizes[2]));
+	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', 2, last_seg_off(c, sizes[2]), 3));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {
