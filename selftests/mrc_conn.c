@@ -36,6 +36,7 @@ FIXTURE(conn) {
 	int lfd;	/* listener in B on CONN_PORT */
 	long dev_rmem_max;	/* the parameter, restored if a test changed it */
 	long ack_every;		/* the same */
+	long lazy_rto;		/* the same */
 };
 
 FIXTURE_SETUP(conn)
@@ -50,6 +51,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GT(self->dev_rmem_max, 0);
 	self->ack_every = mrc_param("ack_every");
 	ASSERT_GT(self->ack_every, 0);
+	self->lazy_rto = mrc_param("lazy_rto");
+	ASSERT_GE(self->lazy_rto, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -68,6 +71,8 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("dev_rmem_max", self->dev_rmem_max);
 	if (self->ack_every > 0 && mrc_param("ack_every") != self->ack_every)
 		mrc_set_param("ack_every", self->ack_every);
+	if (self->lazy_rto >= 0 && mrc_param("lazy_rto") != self->lazy_rto)
+		mrc_set_param("lazy_rto", self->lazy_rto);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -742,6 +747,58 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 		EXPECT_GE(si.acks_tx, (unsigned long long)nmsg);
 		EXPECT_EQ(0, si.rmem_alloc) TH_LOG("receive memory after everything was read");
 		free(buf);
+		close(c);
+		close(s);
+	}
+}
+
+/*
+ * A retransmission timer left to expire when everything is acknowledged
+ * (lazy_rto 1, the default) does nothing when it fires, and data that
+ * leaves an idle connection gets a timer of its own: 12 ping-pongs of
+ * 64-byte messages, each followed by a pause of none, 5 ms or 3 RTOs
+ * (so the next message leaves before, near or after the old timer's
+ * expiry), checked both ways; with lazy_rto 0 and 1.  Exactly 12 DATA
+ * packets each way, no retransmission and no RTO on either side.
+ */
+TEST_F_TIMEOUT(conn, rto_idle, 60)
+{
+	const int nmsg = 12;
+	unsigned char buf[65];
+	struct mrc_info ci, si;
+	int c, s, k, lazy, pause_us;
+
+	for (lazy = 0; lazy < 2; lazy++) {
+		ASSERT_EQ(0, mrc_set_param("lazy_rto", lazy));
+		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
+		ASSERT_EQ(0, set_timeo(c, SO_RCVTIMEO, 20000));
+		for (k = 0; k < nmsg; k++) {
+			fill_msg(buf, 64, k);
+			ASSERT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("request %d", k);
+			ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL)) TH_LOG("request %d", k);
+			ASSERT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("request %d", k);
+			fill_msg(buf, 64, 1000 + k);
+			ASSERT_EQ(64, do_send(s, buf, 64, 0)) TH_LOG("reply %d", k);
+			ASSERT_EQ(64, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("reply %d", k);
+			ASSERT_EQ(-1, check_msg(buf, 64, 1000 + k)) TH_LOG("reply %d", k);
+			ASSERT_EQ(0, get_info(c, &ci));
+			pause_us = k % 3 == 0 ? 0 : k % 3 == 1 ? 5000 : 3 * ci.rto_us;
+			usleep(pause_us);
+		}
+		ASSERT_EQ(0, get_info(c, &ci));
+		ASSERT_EQ(0, get_info(s, &si));
+		TH_LOG("lazy_rto %d: rto %u us; client %llu packets, %llu resent, %llu RTOs; "
+		       "server %llu, %llu, %llu", lazy, ci.rto_us,
+		       (unsigned long long)ci.tx_pkts, (unsigned long long)ci.retrans,
+		       (unsigned long long)ci.rto, (unsigned long long)si.tx_pkts,
+		       (unsigned long long)si.retrans, (unsigned long long)si.rto);
+		EXPECT_EQ((unsigned long long)nmsg, ci.tx_pkts);
+		EXPECT_EQ((unsigned long long)nmsg, si.tx_pkts);
+		EXPECT_EQ(0, ci.retrans + si.retrans);
+		EXPECT_EQ(0, ci.rto + si.rto);
+		EXPECT_EQ((unsigned long long)nmsg, ci.rx_msgs);
+		EXPECT_EQ((unsigned long long)nmsg, si.rx_msgs);
 		close(c);
 		close(s);
 	}

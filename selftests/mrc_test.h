@@ -651,18 +651,20 @@ static inline long sysfs_read_in(int ns, const char *path)
 	return v;
 }
 
-/* A module parameter (/sys/module/mrc/parameters/@name), or -1. */
+/* A module parameter (/sys/module/mrc/parameters/@name; a bool's Y/N as
+ * 1/0), or -1.
+ */
 static inline long mrc_param(const char *name)
 {
-	char path[256];
+	char path[256], tok[32];
 	long v = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/module/mrc/parameters/%s", name);
 	f = fopen(path, "r");
 	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
+		if (fscanf(f, "%31s", tok) == 1)
+			v = !strcmp(tok, "Y") ? 1 : !strcmp(tok, "N") ? 0 : strtol(tok, NULL, 0);
 		fclose(f);
 	}
 	return v;

@@ -224,6 +224,33 @@ void mrc_conn_stop_ack(struct mrc_sock *ms)
 		__sock_put(&ms->sk);
 }
 
+static bool lazy_rto = true;
+module_param(lazy_rto, bool, 0644);
+MODULE_PARM_DESC(lazy_rto,
+		 "Leave the retransmission timer to expire when all data is acknowledged");
+
+/**
+ * mrc_conn_rto_idle() - everything sent was acknowledged, nothing waits
+ * @ms: the connection (conn lock)
+ *
+ * An orphan keeps its clock running (its deadline, mrc_conn_arm_rto()).
+ * Otherwise the timer is stopped, or with lazy_rto (the default) left to
+ * expire: mrc_conn_rto() then finds nothing outstanding and does
+ * nothing, and the next transmission of an idle connection re-arms it
+ * (mrc_output_push()).  Stopping it at each acknowledged message and
+ * starting it at the next one costs two timer operations per message
+ * that TCP does not pay either (its timer is not stopped when the flight
+ * empties: INET_CSK_CLEAR_TIMERS is off).
+ */
+void mrc_conn_rto_idle(struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	if (ms->orphan)
+		mrc_conn_arm_rto(ms);
+	else if (!READ_ONCE(lazy_rto))
+		sk_stop_timer(&ms->sk, &ms->rto_timer);
+}
+
 /**
  * mrc_conn_arm_rto() - (re)start the retransmission timer
  * @ms: the connection (conn lock)

@@ -874,16 +874,10 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
 	mrc_conn_own_acked(ms);
-	/*
-	 * Nothing outstanding and nothing waiting for credit: no timer,
-	 * except that an orphan keeps its clock running (mrc_conn_rto()).
-	 */
+	/* Nothing outstanding and nothing waiting for credit. */
 	if (!ms->txw.in_flight && !ms->txw.lost &&
 	    skb_queue_empty(&ms->send_queue)) {
-		if (ms->orphan)
-			mrc_conn_arm_rto(ms);
-		else
-			sk_stop_timer(&ms->sk, &ms->rto_timer);
+		mrc_conn_rto_idle(ms);
 	} else if (res.acked_pkts || !timer_pending(&ms->rto_timer)) {
 		mrc_conn_arm_rto(ms);
 	}

@@ -282,11 +282,13 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	struct mrc_txwin *w = &ms->txw;
 	struct sk_buff *skb;
 	u32 psn = w->una;
+	bool idle;
 	int path;
 
 	lockdep_assert_held(&ms->lock);
 	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
 		return;
+	idle = !w->in_flight && !w->lost;
 	mrc_path_planes(ms, planes);
 
 	/* Retransmissions first, each away from the plane it was lost on. */
@@ -320,9 +322,14 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		}
 	}
 
-	/* Retransmission timer, or persist timer while the credit is closed. */
+	/*
+	 * Retransmission timer, or persist timer while the credit is closed.
+	 * Data leaving an idle connection restarts it: a timer still pending
+	 * then is a persist timer, an orphan's deadline, or one left to
+	 * expire (mrc_conn_rto_idle()), none of them this data's RTO.
+	 */
 	if ((w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue)) &&
-	    !timer_pending(&ms->rto_timer))
+	    ((idle && w->in_flight) || !timer_pending(&ms->rto_timer)))
 		mrc_conn_arm_rto(ms);
 }
 

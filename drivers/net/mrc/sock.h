@@ -469,6 +469,7 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 		    struct sk_buff_head *xq);
 void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_conn_arm_rto(struct mrc_sock *ms);
+void mrc_conn_rto_idle(struct mrc_sock *ms);
 void mrc_conn_maybe_done(struct mrc_sock *ms);
 void mrc_conn_own_acked(struct mrc_sock *ms);
 unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms);
