@@ -1023,7 +1023,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	if (mlen > len)
 		msg->msg_flags |= MSG_TRUNC;
 	if (!peek)
-		mrc_input_free_msg(m, true);
+		mrc_input_free_msg(m, !err);	/* a failed copy is a drop */
 	if (!err)
 		err = (flags & MSG_TRUNC) ? mlen : copied;
 out:

@@ -534,7 +534,7 @@ static struct sk_buff *mrc_input_keep(struct mrc_sock *ms, struct sk_buff *skb,
 	/* Priced by mrc_input_truesize(); never more than the credit paid. */
 	if (c && (c->truesize > ms->rx_truesize ||
 		  skb_copy_bits(skb, 0, skb_put(c, len), len))) {
-		kfree_skb(c);
+		consume_skb(c);	/* ours: the drop is @skb's */
 		c = NULL;
 	}
 	if (c) {
@@ -705,10 +705,21 @@ static bool mrc_input_close(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 	return true;
 }
 
-/* DATA or CLOSE. Returns true if @skb was kept. */
+/* Count a drop of the packet being processed: its skb is freed as one. */
+static void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
+			   bool *dropped, enum mrc_drop_reason reason)
+{
+	mrc_count_drop(ms->mdev, rail, reason);
+	*dropped = true;
+}
+
+/*
+ * DATA or CLOSE.  Returns true if @skb was kept (or freed here); sets
+ * *@dropped when it was counted as a drop.
+ */
 static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct sk_buff *skb, const struct mrc_pkt *pkt,
-			  bool ce, struct sk_buff_head *xq)
+			  bool ce, bool *dropped, struct sk_buff_head *xq)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
 	u32 psn = be32_to_cpu(d->psn);
@@ -724,11 +735,11 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		v = MRC_RX_AHEAD;	/* beyond the credit we gave */
 	switch (v) {
 	case MRC_RX_AHEAD:
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_OUT_OF_WINDOW);
+		mrc_input_drop(ms, rail, dropped, MRC_DROP_OUT_OF_WINDOW);
 		return false;
 	case MRC_RX_DUP:
 		ms->stats.rx_dups++;
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_DUPLICATE);
+		mrc_input_drop(ms, rail, dropped, MRC_DROP_DUPLICATE);
 		now = true;	/* our ACK may have been lost */
 		break;
 	case MRC_RX_NEW:
@@ -737,7 +748,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			 * New data for a socket nobody will ever read again
 			 * (as TCP: duplicates are only acknowledged).
 			 */
-			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, dropped, MRC_DROP_STATE);
 			mrc_conn_abort(ms, 0, true, xq);
 			return false;
 		}
@@ -747,14 +758,14 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			 * the sender resends it now and avoids that path.
 			 * One small packet per packet received.
 			 */
-			mrc_count_drop(ms->mdev, rail, MRC_DROP_TRIMMED);
+			mrc_input_drop(ms, rail, dropped, MRC_DROP_TRIMMED);
 			mrc_input_trigger(ms, plane, pkt, ce);
 			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
 			return false;
 		}
 		if (pkt->type == MRC_PKT_CLOSE) {
 			if (!mrc_input_close(ms, pkt, psn)) {
-				mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_DATA);
+				mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_DATA);
 				return false;
 			}
 			now = true;
@@ -762,8 +773,8 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			reason = mrc_input_data(ms, &skb, pkt);
 			if (reason) {
 				if (skb)
-					consume_skb(skb);
-				mrc_count_drop(ms->mdev, rail, reason);
+					kfree_skb(skb);
+				mrc_input_drop(ms, rail, dropped, reason);
 				return true;	/* consumed here */
 			}
 			kept = true;
@@ -808,7 +819,8 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 }
 
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
-			  const struct mrc_pkt *pkt, struct sk_buff_head *xq)
+			  const struct mrc_pkt *pkt, bool *dropped,
+			  struct sk_buff_head *xq)
 {
 	const struct mrc_wire_ack *wa = &pkt->u.ack;
 	struct mrc_ack_result res;
@@ -827,7 +839,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 
 	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, mrc_now_us(),
 			   mrc_output_acked, ms, &res)) {
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_ACK);
+		mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_ACK);
 		return;
 	}
 	ms->stats.acks_rx++;
@@ -926,7 +938,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq)
 {
-	bool kept = false;
+	bool kept = false, dropped = false;
 
 	lockdep_assert_held(&ms->lock);
 	if (ms->state == MRC_ST_ESTABLISHED && !mrc_plane_proven(ms, plane))
@@ -947,20 +959,20 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		if (ms->state == MRC_ST_TIME_WAIT &&
 		    (pkt->type == MRC_PKT_DATA || pkt->type == MRC_PKT_CLOSE)) {
 			/* A straggler: our ACK of it was lost. */
-			mrc_count_drop(ms->mdev, rail, MRC_DROP_DUPLICATE);
+			mrc_input_drop(ms, rail, &dropped, MRC_DROP_DUPLICATE);
 			ms->stats.rx_dups++;
 			ms->ack_trig_plane = plane;
 			mrc_input_send_ack(ms, xq);
 			break;
 		}
 		if (ms->state != MRC_ST_ESTABLISHED) {
-			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
 			break;
 		}
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK)
-			mrc_input_ack(ms, rail, pkt, xq);
+			mrc_input_ack(ms, rail, pkt, &dropped, xq);
 		else
-			kept = mrc_input_seg(ms, rail, plane, skb, pkt, ce, xq);
+			kept = mrc_input_seg(ms, rail, plane, skb, pkt, ce, &dropped, xq);
 		break;
 	case MRC_PKT_PROBE:
 		/* A challenge may overtake the ACK completing the handshake. */
@@ -968,7 +980,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		    (pkt->flags & MRC_F_PROBE_CHALLENGE))
 			mrc_conn_established(ms, xq);
 		if (ms->state != MRC_ST_ESTABLISHED) {
-			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
 			break;
 		}
 		if (pkt->flags & MRC_F_PROBE_CHALLENGE) {
@@ -987,7 +999,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		enum mrc_drop_reason why;
 
 		if (ms->state != MRC_ST_ESTABLISHED) {
-			mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
 			break;
 		}
 		if (!(pkt->flags & MRC_F_PROBE_CHALLENGE)) {
@@ -998,14 +1010,18 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		if (why == MRC_DROP_NONE)
 			mrc_output_push(ms, xq);	/* the plane opens */
 		else
-			mrc_count_drop(ms->mdev, rail, why);
+			mrc_input_drop(ms, rail, &dropped, why);
 		break;
 	}
 	default:
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_TYPE);
+		mrc_input_drop(ms, rail, &dropped, MRC_DROP_TYPE);
 		break;
 	}
-	if (!kept)
+	if (kept)
+		return;
+	if (dropped)
+		kfree_skb(skb);		/* what drop monitors should see */
+	else
 		consume_skb(skb);
 }
 
@@ -1052,9 +1068,9 @@ void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m)
 /**
  * mrc_input_free_msg() - free a message and its segments
  * @m: the message, unlinked and uncharged
- * @delivered: the reader copied it out (its skbs are consumed, not
- *	dropped: drop monitors and the skb:kfree_skb tracepoint see only
- *	what never reached the application)
+ * @delivered: the reader copied it out (its skbs are consumed; otherwise
+ *	they are freed as drops, which drop monitors and the skb:kfree_skb
+ *	tracepoint see)
  */
 void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
 {
