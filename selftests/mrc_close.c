@@ -111,27 +111,33 @@ static int on_rails(int ns, int home, char host, const char *fmt)
  * the mrc header: type at 29, flags at 30, DATA's msg_id at 44, offset
  * at 52 and tx_count at 58 (Documentation/mrc/wire.rst).
  */
-static int drop_last_data(int ns, int home, char host, unsigned int msg_id,
-			  unsigned int last_off, int max_tx)
+static int drop_filter(int ns, int home, char host, unsigned int msg_id,
+		       unsigned int last_off, int max_tx, int prio)
 {
 	char fmt[1024];
 
-	if (on_rails(ns, home, host, "tc qdisc add dev X clsact"))
-		return -1;
 	snprintf(fmt, sizeof(fmt),
-		 "tc filter add dev X egress protocol ip prio 1 u32 %s %s %s%x%s%x%s%x%s",
-		 U32_DATA, "match u16 0x0001 0x0001 at 30",
+		 "tc filter add dev X egress protocol ip prio %d u32 %s %s %s%x%s%x%s%x%s",
+		 prio, U32_DATA, "match u16 0x0001 0x0001 at 30",
 		 "match u32 0x", msg_id, " 0xffffffff at 44 match u32 0x", last_off,
 		 " 0xffffffff at 52 match u8 0 0x", max_tx ? 0xfc : 0xff, " at 58 action drop");
 	return on_rails(ns, home, host, fmt);
 }
 
-/* Offset of the last segment of a @size-byte message of @c's connection. */
-static unsigned int last_seg_off(int c, size_t size)
+static int drop_last_data(int ns, int home, char host, unsigned int msg_id,
+			  unsigned int last_off, int max_tx)
+{
+	if (on_rails(ns, home, host, "tc qdisc add dev X clsact"))
+		return -1;
+	return drop_filter(ns, home, host, msg_id, last_off, max_tx, 1);
+}
+
+/* Offset of the last segment of a @size-byte message of @fd's connection. */
+static unsigned int last_seg_off(int fd, size_t size)
 {
 	struct mrc_info info;
 
-	if (get_info(c, &info) || !info.seg_size)
+	if (get_info(fd, &info) || !info.seg_size)
 		return 0;
 	return (size - 1) / info.seg_size * info.seg_size;
 }
@@ -719,17 +725,83 @@ TEST_F_TIMEOUT(close, calls_during_connect, 60)
  * is here: the first four transmissions of the last segment are dropped,
  * so the CLOSE, sent right after it, arrives well before it (RTOs).
  */
+/* Send message @k (64 bytes) on @c, receive and check it on @s: ms taken. */
+static long long one_msg(struct __test_metadata *_metadata, int c, int s, int k)
+{
+	unsigned char buf[65];
+	long long t0 = now_ms();
+
+	fill_msg(buf, 64, k);
+	EXPECT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("message %d", k);
+	EXPECT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL)) TH_LOG("message %d", k);
+	EXPECT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("message %d", k);
+	return now_ms() - t0;
+}
+
+/*
+ * Data that leaves an idle connection gets a retransmission timer and a
+ * dead-peer clock of its own.  Message 1 leaves half an RTO after message
+ * 0 was acknowledged (with lazy_rto, message 0's timer is still pending
+ * then) and its first transmission is dropped: the RTO resends it one
+ * full RTO after it left, not when message 0's timer expires.  Message 2
+ * leaves after more than the dead-peer time (10 s) of silence, and its
+ * first transmission is dropped too: it is resent, the connection stays.
+ */
+TEST_F_TIMEOUT(close, rto_after_idle, 60)
+{
+	struct mrc_info info;
+	long long dt, rto_ms;
+	int c, s, i;
+
+	pair(_metadata, self->lfd, &c, &s);
+	ASSERT_EQ(0, drop_last_data(self->nsa, self->nsa, 'a', 1, 0, 0));
+	ASSERT_EQ(0, drop_filter(self->nsa, self->nsa, 'a', 2, 0, 0, 2));
+	ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
+
+	one_msg(_metadata, c, s, 0);
+	for (i = 0; i < 500; i++) {	/* message 0 acknowledged */
+		ASSERT_EQ(0, get_info(c, &info));
+		if (!info.in_flight)
+			break;
+		usleep(2000);
+	}
+	ASSERT_EQ(0, info.in_flight);
+	rto_ms = info.rto_us / 1000;
+	usleep(info.rto_us / 2);
+	dt = one_msg(_metadata, c, s, 1);
+	ASSERT_EQ(0, get_info(c, &info));
+	TH_LOG("message 1: %lld ms with one RTO of %lld ms", dt, rto_ms);
+	EXPECT_EQ(1, info.retrans);
+	EXPECT_EQ(1, info.rto);
+	/* not by an older timer: early (message 0's) or late (the handshake's) */
+	EXPECT_GE(dt, rto_ms) TH_LOG("resent before its RTO");
+	EXPECT_LT(dt, 3 * rto_ms + 50) TH_LOG("resent long after its RTO");
+
+	usleep(10500 * 1000);		/* MRC_DEAD_PEER_MS and more, silent */
+	one_msg(_metadata, c, s, 2);
+	ASSERT_EQ(0, get_info(c, &info));
+	EXPECT_EQ(2, info.retrans);
+	EXPECT_EQ(2, info.rto);
+	EXPECT_EQ(MRC_CONN_STATE_ESTABLISHED, info.state);
+	EXPECT_EQ(0, so_error(c));
+	EXPECT_EQ(2, tc_drops(self->nsa, self->nsa, 'a'));
+	close(c);
+	close(s);
+}
+
 TEST_F_TIMEOUT(close, rdhup_after_data, 60)
 {
 	static const size_t sizes[] = { 100, 3000, 4000 };
 	struct mrc_info info;
 	long long t0;
 	int c, s, ev, k, got = 0, window = 0, early = 0;
+	unsigned int off;
 	pid_t pid;
 
 	pair(_metadata, self->lfd, &c, &s);
-	ASSERT_LT(0, last_seg_off(c, sizes[2]));
-	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', 2, last_seg_off(c, sizes[2]), 3));
+	off = last_seg_off(s, sizes[2]);
+	ASSERT_LT(0, off);
+	ASSERT_EQ(0, drop_last_data(self->nsb, self->nsa, 'b', 2, off, 3));
 	pid = fork();
 	ASSERT_GE(pid, 0);
 	if (!pid) {

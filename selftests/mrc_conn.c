@@ -776,7 +776,8 @@ TEST_F_TIMEOUT(conn, rto_idle, 60)
 		for (k = 0; k < nmsg; k++) {
 			fill_msg(buf, 64, k);
 			ASSERT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("request %d", k);
-			ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL)) TH_LOG("request %d", k);
+			ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL))
+				TH_LOG("request %d", k);
 			ASSERT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("request %d", k);
 			fill_msg(buf, 64, 1000 + k);
 			ASSERT_EQ(64, do_send(s, buf, 64, 0)) TH_LOG("reply %d", k);

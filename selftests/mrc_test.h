@@ -656,15 +656,20 @@ static inline long sysfs_read_in(int ns, const char *path)
  */
 static inline long mrc_param(const char *name)
 {
-	char path[256], tok[32];
+	char path[256], tok[32], *end;
 	long v = -1;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/sys/module/mrc/parameters/%s", name);
 	f = fopen(path, "r");
 	if (f) {
-		if (fscanf(f, "%31s", tok) == 1)
-			v = !strcmp(tok, "Y") ? 1 : !strcmp(tok, "N") ? 0 : strtol(tok, NULL, 0);
+		if (fscanf(f, "%31s", tok) == 1) {
+			v = strtol(tok, &end, 10);
+			if (!strcmp(tok, "Y") || !strcmp(tok, "N"))
+				v = tok[0] == 'Y';
+			else if (end == tok || *end)
+				v = -1;
+		}
 		fclose(f);
 	}
 	return v;

@@ -237,10 +237,12 @@ MODULE_PARM_DESC(lazy_rto,
  * Otherwise the timer is stopped, or with lazy_rto (the default) left to
  * expire: mrc_conn_rto() then finds nothing outstanding and does
  * nothing, and the next transmission of an idle connection re-arms it
- * (mrc_output_push()).  Stopping it at each acknowledged message and
- * starting it at the next one costs two timer operations per message
- * that TCP does not pay either (its timer is not stopped when the flight
- * empties: INET_CSK_CLEAR_TIMERS is off).
+ * (mrc_output_push()); an expiry that waited for the lock while that
+ * happened sees the timer pending again and does nothing either.
+ * Stopping it at each acknowledged message and starting it at the next
+ * one costs two timer operations per message that TCP does not pay
+ * either (its timer is not stopped when the flight empties:
+ * INET_CSK_CLEAR_TIMERS is off).
  */
 void mrc_conn_rto_idle(struct mrc_sock *ms)
 {
@@ -432,6 +434,14 @@ static void mrc_conn_rto(struct timer_list *t)
 	unsigned long dead = msecs_to_jiffies(MRC_DEAD_PEER_MS);
 
 	mrc_conn_lock(ms, &xq);
+	/*
+	 * Re-armed while we waited for the lock (data left an idle
+	 * connection whose timer was left to expire): this expiry is stale,
+	 * the pending one is the data's RTO.  The re-arm took its own
+	 * reference.
+	 */
+	if (timer_pending(&ms->rto_timer))
+		goto out;
 	switch (ms->state) {
 	case MRC_ST_REQ_SENT:
 	case MRC_ST_REQ_RCVD:
@@ -485,6 +495,7 @@ static void mrc_conn_rto(struct timer_list *t)
 		mrc_conn_finish(ms);
 		break;
 	}
+out:
 	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 }

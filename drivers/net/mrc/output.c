@@ -326,11 +326,18 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	 * Retransmission timer, or persist timer while the credit is closed.
 	 * Data leaving an idle connection restarts it: a timer still pending
 	 * then is a persist timer, an orphan's deadline, or one left to
-	 * expire (mrc_conn_rto_idle()), none of them this data's RTO.
+	 * expire (mrc_conn_rto_idle()), none of them this data's RTO.  It
+	 * also starts the dead-peer clock (MRC_DEAD_PEER_MS), which counts
+	 * from the last progress: an idle connection made none for as long
+	 * as it had nothing to send.
 	 */
-	if ((w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue)) &&
-	    ((idle && w->in_flight) || !timer_pending(&ms->rto_timer)))
+	if (idle && w->in_flight) {
+		ms->last_progress = jiffies;
 		mrc_conn_arm_rto(ms);
+	} else if ((w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue)) &&
+		   !timer_pending(&ms->rto_timer)) {
+		mrc_conn_arm_rto(ms);
+	}
 }
 
 /**

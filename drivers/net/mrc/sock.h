@@ -238,7 +238,8 @@ struct mrc_conn_stats {
  * @backoff: consecutive retransmission timeouts
  * @rto_timer: retransmission timeout
  * @last_progress: jiffies of the last forward progress (an ACK that
- *	acknowledged something, or the handshake); the dead-peer clock
+ *	acknowledged something, the handshake, or data leaving an idle
+ *	connection: the wait for the peer starts then); the dead-peer clock
  * @txpaths: the scoreboard's per-path state, parallel to @evs
  * @close_queued: a CLOSE is on @send_queue or sent (no more sendmsg)
  * @close_acked: everything we sent, our CLOSE last, is acknowledged
