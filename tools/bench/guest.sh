@@ -26,7 +26,7 @@ tmp=$(mktemp -d)
 QUICK=${BENCH_QUICK:-0}
 ONLY=" ${BENCH_ONLY:-p1 p2 p4 p3 p5 p6 ab p7 rxe} "
 # Module parameters A/B-measured by "ab": name=value1,value2 ...
-AB=${BENCH_AB:-ack_every=2,16 rx_coalesce=0,1}
+AB=${BENCH_AB:-ack_every=2,16 rx_coalesce=0,1 lazy_rto=0,1}
 RATE=${BENCH_RATE:-5}
 DELAY=${BENCH_DELAY_MS:-1}
 if [ "$QUICK" = 1 ]; then
@@ -110,11 +110,16 @@ cpu_busy() {	# jiffies busy (all but idle+iowait) and softirq, all CPUs
 EVENTS="packets=net:net_dev_xmit kmalloc=kmem:kmalloc cache_alloc=kmem:kmem_cache_alloc
 	page_alloc=kmem:mm_page_alloc timer=timer:timer_start hrtimer=timer:hrtimer_start
 	switch=sched:sched_switch softirq=irq:softirq_entry skb_drop=skb:kfree_skb"
+# Without perf, or when it fails, the client still measures the CPU of the
+# same window (mrcpp -W -) and the record says ev_status=n/a.
 EVPID= EVW=
 evstat_start() {
 	local e list= i
-	EVPID= EVW=
-	command -v perf >/dev/null || return 0
+	EVPID= EVW="-W -"
+	if ! command -v perf >/dev/null; then
+		log "perf not installed: no event counts"
+		return 0
+	fi
 	for e in $EVENTS; do list+=${list:+,}${e#*=}; done
 	rm -f "$tmp/evstat" "$tmp/everr" "$tmp/evctl" "$tmp/evack"
 	mkfifo "$tmp/evctl" "$tmp/evack"
@@ -124,8 +129,17 @@ evstat_start() {
 	# the events are open once perf says so (on stderr)
 	for ((i = 0; i < 400; i++)); do
 		grep -q 'Events disabled' "$tmp/everr" 2>/dev/null && break
+		kill -0 $EVPID 2>/dev/null || break
 		nap 0.025
 	done
+	if ! grep -q 'Events disabled' "$tmp/everr" 2>/dev/null; then
+		log "perf stat failed, no event counts: $(head -2 "$tmp/everr" | tr '\n' ' ')"
+		pkill -P $EVPID 2>/dev/null
+		kill $EVPID 2>/dev/null
+		wait $EVPID 2>/dev/null
+		EVPID=
+		return 0
+	fi
 	EVW="-W $tmp/evctl,$tmp/evack"
 }
 # evstat_end: EVREC="ev_NAME=COUNT ..." ("ev_status=n/a" without perf).
@@ -140,6 +154,12 @@ evstat_end() {
 	# ignores SIGINT, and SIGTERM would lose them)
 	pkill -P $EVPID sleep 2>/dev/null
 	wait $EVPID 2>/dev/null
+	EVPID=
+	# the client could not reach perf (mrcpp warned): counts of no window
+	if cat "$@" 2>/dev/null | grep -q 'events not counted'; then
+		EVREC="ev_status=failed"
+		return 0
+	fi
 	for e in $EVENTS; do
 		n=$(awk -F, -v ev="${e#*=}" '$3 == ev { print $1 }' "$tmp/evstat" 2>/dev/null)
 		[[ $n =~ ^[0-9]+$ ]] && EVREC+=" ev_${e%%=*}=$n"
@@ -473,17 +493,18 @@ pair_up() { mrc_pair cp-a cp-b 1 || exit 1; }
 
 # p5_one METRIC PEER RUN TAG [KEY=VALUE...]: one unshaped transfer, its CPU.
 p5_one() {
-	local m=$1 peer=$2 run=$3 tag=$4 c0 c1 s0 s1 cpu
+	local m=$1 peer=$2 run=$3 tag=$4 c0 c1 s0 s1 cpu scope
 	shift 4
 	evstat_start
 	read -r c0 s0 < <(cpu_busy)
 	stream_start cp-b cp-a $peer 10.0.0.2 $tag $P5SECS $EVW
 	stream_end
 	read -r c1 s1 < <(cpu_busy)
-	evstat_end
-	# CPU of the measured part (mrcpp -W), else of the whole run
-	cpu=$(kv "$tmp/cli.out" cpu_jiffies)
-	rec $m $peer $run $(cat "$tmp/srv.out") cpu_jiffies=${cpu:-$((c1 - c0))} \
+	evstat_end "$tmp/cli.err"
+	# CPU of the measured part (mrcpp -W); of the whole run if missing
+	cpu=$(kv "$tmp/cli.out" cpu_jiffies) scope=inner
+	[ -n "$cpu" ] || cpu=$((c1 - c0)) scope=outer
+	rec $m $peer $run $(cat "$tmp/srv.out") cpu_jiffies=$cpu cpu_scope=$scope \
 		cpu_jiffies_outer=$((c1 - c0)) softirq_jiffies=$((s1 - s0)) \
 		hz=$(getconf CLK_TCK) tag=$tag $EVREC "$@"
 	log "$m $peer run $run $*: $(cat "$tmp/srv.out") cpu $((c1 - c0)) jiffies"
@@ -512,7 +533,7 @@ p6_one() {
 	ip netns exec cp-a "$PP" -T $peer -c 10.0.0.2 -p $port -M pp -s 64 -n $PPN -t 120 \
 		-o "$lat" $EVW >"$tmp/pp.out" 2>&1
 	wait $SRV
-	evstat_end
+	evstat_end "$tmp/pp.out"
 	# cpu_jiffies: of the round trips only (mrcpp -W)
 	rec $m $peer $run $(tail -1 "$tmp/pp.out") hz=$(getconf CLK_TCK) $EVREC "$@"
 	log "$m $peer run $run $*: $(tail -1 "$tmp/pp.out")"

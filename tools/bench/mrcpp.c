@@ -33,17 +33,19 @@
  *
  * Options: -r FILE (created when listening / connected / filled),
  * -t SECONDS (exit 3 after that), -B ADDR (client: bind the source),
- * -W CTL,ACK (stream and pp clients: the measured part only, from the
- * first send to the end of the transfer or the last round trip, without
- * process start and connect: "enable" and "disable" to the control FIFO
- * CTL of a "perf stat -D -1 --control fifo:CTL,ACK", each acknowledged on
- * ACK; and cpu_jiffies=N, the whole machine's busy time in /proc/stat
- * units over the same part, appended to the client's output line).
+ * -W CTL,ACK or -W - (stream and pp clients: the measured part only,
+ * from the first send to the end of the transfer or the last round trip,
+ * without process start and connect: cpu_jiffies=N, the whole machine's
+ * busy time in /proc/stat units over that part, appended to the client's
+ * output line; with CTL,ACK also "enable" and "disable" to the control
+ * FIFO CTL of a "perf stat -D -1 --control fifo:CTL,ACK", each answered
+ * on ACK within 5 s, else perf is left alone and a warning printed).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -68,7 +70,7 @@ static unsigned int size = 65536, conns = 1, fill;
 static unsigned long long count = 10000, duration_ms = 5000;
 static int mrc_family;
 static const char *perf_ctl;
-static FILE *perf_ctl_f, *perf_ack_f;
+static int perf_ctl_fd = -1, perf_ack_fd = -1;
 static unsigned long long cpu0;
 
 static unsigned long long now_us(clockid_t c)
@@ -79,52 +81,71 @@ static unsigned long long now_us(clockid_t c)
 	return ts.tv_sec * 1000000ULL + ts.tv_nsec / 1000;
 }
 
-/* Busy time of the whole machine: user + nice + system + irq + softirq. */
+/*
+ * Busy time of the whole machine: user + nice + system + irq + softirq,
+ * in /proc/stat units; -1 if unreadable.
+ */
 static unsigned long long cpu_busy(void)
 {
-	unsigned long long v[7] = { 0 };
+	unsigned long long v[7];
 	FILE *f = fopen("/proc/stat", "r");
+	int n;
 
 	if (!f)
-		return 0;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
-		   &v[3], &v[4], &v[5], &v[6]) != 7)
-		memset(v, 0, sizeof(v));
+		return -1ULL;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6]);
 	fclose(f);
-	return v[0] + v[1] + v[2] + v[5] + v[6];
+	return n == 7 ? v[0] + v[1] + v[2] + v[5] + v[6] : -1ULL;
 }
 
-/* -W: one command to perf's control FIFO, and perf's answer. */
+static void perf_close(void)
+{
+	close(perf_ctl_fd);
+	close(perf_ack_fd);
+	perf_ctl_fd = -1;
+	perf_ack_fd = -1;
+}
+
+/* -W CTL,ACK: one command to perf's control FIFO, and perf's answer. */
 static void perf_cmd(const char *cmd)
 {
-	char ack[16];
+	struct pollfd p = { .events = POLLIN };
+	char ack[64];
+	ssize_t n;
 
-	if (!perf_ctl_f)
+	if (perf_ctl_fd < 0)
 		return;
-	fprintf(perf_ctl_f, "%s\n", cmd);
-	fflush(perf_ctl_f);
-	if (!fgets(ack, sizeof(ack), perf_ack_f))
-		fprintf(stderr, "mrcpp: no ack from perf for %s\n", cmd);
+	n = dprintf(perf_ctl_fd, "%s\n", cmd);
+	p.fd = perf_ack_fd;
+	if (n > 0 && poll(&p, 1, 5000) == 1 && read(perf_ack_fd, ack, sizeof(ack)) > 0)
+		return;
+	fprintf(stderr, "mrcpp: perf did not answer \"%s\": events not counted\n", cmd);
+	perf_close();
 }
 
 static void perf_open(void)
 {
 	char ctl[256], *ack;
 
-	if (!perf_ctl)
+	if (!perf_ctl || !strcmp(perf_ctl, "-"))
 		return;
 	snprintf(ctl, sizeof(ctl), "%s", perf_ctl);
 	ack = strchr(ctl, ',');
 	if (!ack) {
-		fprintf(stderr, "mrcpp: -W CTL,ACK\n");
+		fprintf(stderr, "mrcpp: -W CTL,ACK or -W -\n");
 		exit(2);
 	}
 	*ack++ = 0;
 	/* O_RDWR: never blocks on the open of a FIFO */
-	perf_ctl_f = fdopen(open(ctl, O_RDWR), "w");
-	perf_ack_f = fdopen(open(ack, O_RDWR), "r");
-	if (!perf_ctl_f || !perf_ack_f) {
-		perror("mrcpp: -W");
+	perf_ctl_fd = open(ctl, O_RDWR);
+	if (perf_ctl_fd < 0) {
+		perror(ctl);
+		exit(2);
+	}
+	perf_ack_fd = open(ack, O_RDWR);
+	if (perf_ack_fd < 0) {
+		perror(ack);
 		exit(2);
 	}
 }
@@ -139,12 +160,12 @@ static void measure_start(void)
 static const char *measure_end(void)
 {
 	static char s[64];
-	unsigned long long c = cpu_busy() - cpu0;
+	unsigned long long c = cpu_busy();
 
 	perf_cmd("disable");
-	if (!perf_ctl)
+	if (!perf_ctl || c == -1ULL || cpu0 == -1ULL)
 		return "";
-	snprintf(s, sizeof(s), " cpu_jiffies=%llu", c);
+	snprintf(s, sizeof(s), " cpu_jiffies=%llu", c - cpu0);
 	return s;
 }
 

@@ -245,9 +245,8 @@ for peer in ("mrc", "tcp"):
         tl = timeline("p5-%s-%d" % (peer, r["run"]))
         gp = goodput(tl, skip_ms=500)
         g.append(gp)
-        if r.get("bytes"):
-            cpu_s = r["cpu_jiffies"] / r.get("hz", 100)
-            c.append(cpu_s / (r["bytes"] / 1e9))
+        if r.get("bytes") and r.get("cpu_scope", "inner") == "inner":
+            c.append(r["cpu_jiffies"] / r.get("hz", 100) / (r["bytes"] / 1e9))
             r["cpu_s_per_gb"] = c[-1]
     p5[peer] = {"goodput_mbit": g, "cpu_s_per_gb": c}
 derived["p5"] = p5
@@ -278,6 +277,10 @@ def cpu_s(r):
     return r["cpu_jiffies"] / r.get("hz", 100) if "cpu_jiffies" in r else None
 
 
+def div(a, b):
+    return a / b if a is not None and b else None
+
+
 def per_gb(metrics, peers):
     """{peer: [CPU s per GB of each run]} over the records of metrics."""
     out = {}
@@ -291,7 +294,7 @@ def cpu_row(label, d, peers, ref="tcp"):
     v = {p: mm(d.get(p, [])) for p in peers}
     if not any(v.values()):
         return
-    rt = fmt(v["mrc"] and v.get(ref) and v["mrc"][1] / v[ref][1]) + " (mrc/%s)" % ref.upper()
+    rt = fmt(v["mrc"] and v.get(ref) and div(v["mrc"][1], v[ref][1])) + " (mrc/%s)" % ref.upper()
     row(label, fmt(v["mrc"], 1), fmt(v.get("mptcp"), 1) if "mptcp" in peers else "",
         fmt(v.get("tcp"), 1), ("UDP " + fmt(v.get("udp"), 1)) if "udp" in peers else "", rt,
         "(reported)", "info")
@@ -315,12 +318,12 @@ for peer in PEERS3:
     cost["p3"][peer] = [k["cpu"] / (k["bytes"] / 1e9) for k in runs.values()
                         if k["cpu"] is not None and k["bytes"]]
 cpu_row("P3 CPU s per GB of requests (whole VM)", cost["p3"], PEERS3)
-cost["p6"] = {p: [cpu_s(r) * 1e6 / r["n"] for r in sel("p6", p) if r.get("n") and cpu_s(r)]
-              for p in ("mrc", "tcp", "udp")}
+cost["p6"] = {p: [cpu_s(r) * 1e6 / r["n"] for r in sel("p6", p)
+                  if r.get("n") and cpu_s(r) is not None] for p in ("mrc", "tcp", "udp")}
 v = {p: mm(cost["p6"][p]) for p in cost["p6"]}
 if any(v.values()):
     row("P6 CPU us per round trip (whole VM)", fmt(v["mrc"], 0), "", fmt(v["tcp"], 0),
-        "UDP " + fmt(v["udp"], 0), fmt(v["mrc"] and v["udp"] and v["mrc"][1] / v["udp"][1]) +
+        "UDP " + fmt(v["udp"], 0), fmt(v["mrc"] and v["udp"] and div(v["mrc"][1], v["udp"][1])) +
         " (mrc/UDP)", "(reported)", "info")
 
 # Events (tools/bench/guest.sh evstat_*): counts of the whole VM during the
@@ -368,7 +371,8 @@ ab = {}
 for r in sel("ab-p5", "mrc"):
     if r.get("bytes"):
         k = ab.setdefault((r["param"], str(r["value"])), {"gp": [], "cpu": [], "p50": [], "p99": []})
-        k["cpu"].append(r["cpu_jiffies"] / r.get("hz", 100) / (r["bytes"] / 1e9))
+        if r.get("cpu_scope", "inner") == "inner":
+            k["cpu"].append(r["cpu_jiffies"] / r.get("hz", 100) / (r["bytes"] / 1e9))
         k["gp"].append(goodput(timeline(r["tag"]), skip_ms=500))
 for r in sel("ab-p6", "mrc"):
     k = ab.setdefault((r["param"], str(r["value"])), {"gp": [], "cpu": [], "p50": [], "p99": []})
