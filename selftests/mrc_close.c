@@ -50,6 +50,7 @@ FIXTURE(close) {
 	int nsa, nsb;	/* namespaces: client side, server side */
 	int lfd;	/* listener in B on CLOSE_PORT */
 	char sys[64];	/* B's sysfs, mounted by mount_b_sysfs(), or "" */
+	long lazy_rto;	/* the parameter, restored if a test changed it */
 };
 
 FIXTURE_SETUP(close)
@@ -59,6 +60,8 @@ FIXTURE_SETUP(close)
 	self->lfd = -1;
 	self->sys[0] = 0;
 	ASSERT_GT(mrc_family(), 0) TH_LOG("mrc.ko is not loaded");
+	self->lazy_rto = mrc_param("lazy_rto");
+	ASSERT_GE(self->lazy_rto, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->lfd = listener_in(self->nsb, self->nsa, CLOSE_PORT, 128);
@@ -67,6 +70,8 @@ FIXTURE_SETUP(close)
 
 FIXTURE_TEARDOWN(close)
 {
+	if (self->lazy_rto >= 0 && mrc_param("lazy_rto") != self->lazy_rto)
+		mrc_set_param("lazy_rto", self->lazy_rto);
 	if (self->sys[0]) {
 		umount2(self->sys, MNT_DETACH);
 		rmdir(self->sys);
@@ -720,11 +725,6 @@ TEST_F_TIMEOUT(close, calls_during_connect, 60)
 	signal(SIGPIPE, SIG_DFL);
 }
 
-/*
- * EPOLLRDHUP (and EOF) only once every message before the peer's CLOSE
- * is here: the first four transmissions of the last segment are dropped,
- * so the CLOSE, sent right after it, arrives well before it (RTOs).
- */
 /* Send message @k (64 bytes) on @c, receive and check it on @s: ms taken. */
 static long long one_msg(struct __test_metadata *_metadata, int c, int s, int k)
 {
@@ -738,47 +738,66 @@ static long long one_msg(struct __test_metadata *_metadata, int c, int s, int k)
 	return now_ms() - t0;
 }
 
+/* Wait until everything @c sent is acknowledged; its info then. */
+static void wait_acked(struct __test_metadata *_metadata, int c, struct mrc_info *info)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++) {
+		ASSERT_EQ(0, get_info(c, info));
+		if (!info->in_flight)
+			return;
+		usleep(1000);
+	}
+	ASSERT_EQ(0, info->in_flight);
+}
+
 /*
  * Data that leaves an idle connection gets a retransmission timer and a
- * dead-peer clock of its own.  Message 1 leaves half an RTO after message
- * 0 was acknowledged (with lazy_rto, message 0's timer is still pending
- * then) and its first transmission is dropped: the RTO resends it one
- * full RTO after it left, not when message 0's timer expires.  Message 2
- * leaves after more than the dead-peer time (10 s) of silence, and its
- * first transmission is dropped too: it is resent, the connection stays.
+ * dead-peer clock of its own (lazy_rto 1).  After a first message (an RTT
+ * sample), message 2 leaves half an RTO after message 1 did, acknowledged
+ * by then, while message 1's timer is still pending (checked), and its
+ * first transmission is dropped: the RTO resends it one full RTO after it
+ * left, neither when message 1's timer expires (early) nor when a
+ * leftover one does (the handshake's, 200 ms: late; the bound catches it
+ * while the RTO is under 49 ms).  Message 3 leaves after more than the
+ * dead-peer time (10 s) of silence, and its first transmission is
+ * dropped too: it is resent, the connection stays.
  */
 TEST_F_TIMEOUT(close, rto_after_idle, 60)
 {
 	struct mrc_info info;
-	long long dt, rto_ms;
-	int c, s, i;
+	long long dt, rto_ms, t0;
+	int c, s;
 
+	ASSERT_EQ(0, mrc_set_param("lazy_rto", 1));
 	pair(_metadata, self->lfd, &c, &s);
-	ASSERT_EQ(0, drop_last_data(self->nsa, self->nsa, 'a', 1, 0, 0));
-	ASSERT_EQ(0, drop_filter(self->nsa, self->nsa, 'a', 2, 0, 0, 2));
+	ASSERT_EQ(0, drop_last_data(self->nsa, self->nsa, 'a', 2, 0, 0));
+	ASSERT_EQ(0, drop_filter(self->nsa, self->nsa, 'a', 3, 0, 0, 2));
 	ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
 
-	one_msg(_metadata, c, s, 0);
-	for (i = 0; i < 500; i++) {	/* message 0 acknowledged */
-		ASSERT_EQ(0, get_info(c, &info));
-		if (!info.in_flight)
-			break;
-		usleep(2000);
-	}
-	ASSERT_EQ(0, info.in_flight);
-	rto_ms = info.rto_us / 1000;
-	usleep(info.rto_us / 2);
-	dt = one_msg(_metadata, c, s, 1);
+	one_msg(_metadata, c, s, 0);		/* an RTT sample */
+	wait_acked(_metadata, c, &info);
+	rto_ms = info.rto_us / 1000;		/* message 1's timer */
+	t0 = now_ms();
+	one_msg(_metadata, c, s, 1);
+	wait_acked(_metadata, c, &info);
+	if (now_ms() < t0 + rto_ms / 2)
+		usleep((t0 + rto_ms / 2 - now_ms()) * 1000);
+	ASSERT_LT(now_ms() - t0, rto_ms) TH_LOG("message 1's timer expired already");
 	ASSERT_EQ(0, get_info(c, &info));
-	TH_LOG("message 1: %lld ms with one RTO of %lld ms", dt, rto_ms);
+	rto_ms = info.rto_us / 1000;		/* message 2's timer */
+	dt = one_msg(_metadata, c, s, 2);
+	ASSERT_EQ(0, get_info(c, &info));
+	TH_LOG("message 2: %lld ms with one RTO of %lld ms", dt, rto_ms);
 	EXPECT_EQ(1, info.retrans);
 	EXPECT_EQ(1, info.rto);
-	/* not by an older timer: early (message 0's) or late (the handshake's) */
+	/* not by an older timer: early (message 1's) or late (the handshake's) */
 	EXPECT_GE(dt, rto_ms) TH_LOG("resent before its RTO");
 	EXPECT_LT(dt, 3 * rto_ms + 50) TH_LOG("resent long after its RTO");
 
 	usleep(10500 * 1000);		/* MRC_DEAD_PEER_MS and more, silent */
-	one_msg(_metadata, c, s, 2);
+	one_msg(_metadata, c, s, 3);
 	ASSERT_EQ(0, get_info(c, &info));
 	EXPECT_EQ(2, info.retrans);
 	EXPECT_EQ(2, info.rto);
@@ -789,6 +808,11 @@ TEST_F_TIMEOUT(close, rto_after_idle, 60)
 	close(s);
 }
 
+/*
+ * EPOLLRDHUP (and EOF) only once every message before the peer's CLOSE
+ * is here: the first four transmissions of the last segment are dropped,
+ * so the CLOSE, sent right after it, arrives well before it (RTOs).
+ */
 TEST_F_TIMEOUT(close, rdhup_after_data, 60)
 {
 	static const size_t sizes[] = { 100, 3000, 4000 };

@@ -423,7 +423,7 @@ void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq)
 	mrc_set_state(ms, MRC_ST_ESTABLISHED);
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
-	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_conn_rto_stop(ms);
 	mrc_input_commit(ms);	/* the credit of our ACCEPT */
 	mrc_path_start(ms);
 	if (ms->mdev)
@@ -1287,7 +1287,7 @@ static int mrc_release(struct socket *sock)
 			/* The wait for the peer's CLOSE counts from now. */
 			if (ms->close_acked)
 				ms->close_acked_at = jiffies;
-			if (!timer_pending(&ms->rto_timer) || !ms->txw.in_flight)
+			if (!mrc_conn_rto_armed(ms) || !ms->txw.in_flight)
 				mrc_conn_arm_rto(ms);
 		}
 	}

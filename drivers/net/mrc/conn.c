@@ -229,6 +229,43 @@ module_param(lazy_rto, bool, 0644);
 MODULE_PARM_DESC(lazy_rto,
 		 "Leave the retransmission timer to expire when all data is acknowledged");
 
+/* Arm the retransmission timer for @expires (jiffies). */
+static void mrc_conn_rto_set(struct mrc_sock *ms, unsigned long expires)
+{
+	lockdep_assert_held(&ms->lock);
+	ms->rto_expires = expires;
+	ms->rto_set = true;
+	sk_reset_timer(&ms->sk, &ms->rto_timer, expires);
+}
+
+/**
+ * mrc_conn_rto_stop() - stop the retransmission timer
+ * @ms: the connection (conn lock)
+ */
+void mrc_conn_rto_stop(struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	ms->rto_set = false;
+	sk_stop_timer(&ms->sk, &ms->rto_timer);
+}
+
+/**
+ * mrc_conn_rto_armed() - is a retransmission timer set?
+ * @ms: the connection (conn lock)
+ *
+ * Pending, or expired with its handler not yet past the lock: unlike
+ * timer_pending(), an expiry waiting for the lock counts as set, so that
+ * nobody re-arms it for one more RTO meanwhile (the handler would then
+ * take the due expiry for a stale one).
+ *
+ * Return: true if mrc_conn_rto() will run for the current setting.
+ */
+bool mrc_conn_rto_armed(const struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	return ms->rto_set;
+}
+
 /**
  * mrc_conn_rto_idle() - everything sent was acknowledged, nothing waits
  * @ms: the connection (conn lock)
@@ -250,7 +287,7 @@ void mrc_conn_rto_idle(struct mrc_sock *ms)
 	if (ms->orphan)
 		mrc_conn_arm_rto(ms);
 	else if (!READ_ONCE(lazy_rto))
-		sk_stop_timer(&ms->sk, &ms->rto_timer);
+		mrc_conn_rto_stop(ms);
 }
 
 /**
@@ -266,12 +303,10 @@ void mrc_conn_arm_rto(struct mrc_sock *ms)
 	if (ms->orphan && ms->state == MRC_ST_ESTABLISHED && !ms->txw.in_flight &&
 	    !ms->txw.lost && skb_queue_empty(&ms->send_queue)) {
 		/* Nothing to retransmit: wake up at the orphan's deadline. */
-		sk_reset_timer(&ms->sk, &ms->rto_timer,
-			       mrc_conn_orphan_deadline(ms) + 1);
+		mrc_conn_rto_set(ms, mrc_conn_orphan_deadline(ms) + 1);
 		return;
 	}
-	sk_reset_timer(&ms->sk, &ms->rto_timer,
-		       jiffies + usecs_to_jiffies(us) + 1);
+	mrc_conn_rto_set(ms, jiffies + usecs_to_jiffies(us) + 1);
 }
 
 /*
@@ -282,7 +317,7 @@ static void mrc_conn_finish(struct mrc_sock *ms)
 {
 	lockdep_assert_held(&ms->lock);
 	mrc_set_state(ms, MRC_ST_CLOSED);
-	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_conn_rto_stop(ms);
 	mrc_path_stop(ms);
 	mrc_conn_stop_ack(ms);
 	mrc_output_purge(ms);
@@ -390,8 +425,7 @@ void mrc_conn_maybe_done(struct mrc_sock *ms)
 	    !mrc_peer_done(ms))
 		return;
 	mrc_set_state(ms, MRC_ST_TIME_WAIT);
-	sk_reset_timer(&ms->sk, &ms->rto_timer,
-		       jiffies + usecs_to_jiffies(2 * MRC_RTO_INIT_US));
+	mrc_conn_rto_set(ms, jiffies + usecs_to_jiffies(2 * MRC_RTO_INIT_US));
 	ms->sk.sk_state_change(&ms->sk);
 }
 
@@ -435,13 +469,15 @@ static void mrc_conn_rto(struct timer_list *t)
 
 	mrc_conn_lock(ms, &xq);
 	/*
-	 * Re-armed while we waited for the lock (data left an idle
-	 * connection whose timer was left to expire): this expiry is stale,
-	 * the pending one is the data's RTO.  The re-arm took its own
-	 * reference.
+	 * Re-armed for later while we waited for the lock (data left an
+	 * idle connection whose timer was left to expire, or an ACK made
+	 * progress): this expiry is stale.  The re-arm took its own
+	 * reference.  Nobody re-arms a due expiry merely because it is no
+	 * longer pending (mrc_conn_rto_armed()).
 	 */
-	if (timer_pending(&ms->rto_timer))
+	if (timer_pending(&ms->rto_timer) && time_before(jiffies, ms->rto_expires))
 		goto out;
+	ms->rto_set = false;
 	switch (ms->state) {
 	case MRC_ST_REQ_SENT:
 	case MRC_ST_REQ_RCVD:

@@ -752,7 +752,7 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	mrc_set_state(ms, MRC_ST_ESTABLISHED);
 	ms->backoff = 0;
 	ms->last_progress = jiffies;
-	sk_stop_timer(&ms->sk, &ms->rto_timer);
+	mrc_conn_rto_stop(ms);
 	mrc_input_commit(ms);	/* the credit of our REQ */
 	mrc_path_start(ms);
 	ms->ack_trig_plane = plane;

@@ -890,7 +890,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	if (!ms->txw.in_flight && !ms->txw.lost &&
 	    skb_queue_empty(&ms->send_queue)) {
 		mrc_conn_rto_idle(ms);
-	} else if (res.acked_pkts || !timer_pending(&ms->rto_timer)) {
+	} else if (res.acked_pkts || !mrc_conn_rto_armed(ms)) {
 		mrc_conn_arm_rto(ms);
 	}
 	mrc_conn_maybe_done(ms);

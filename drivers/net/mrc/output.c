@@ -84,6 +84,19 @@ static struct sk_buff *mrc_output_alloc_seg(gfp_t gfp)
 	return skb;
 }
 
+/*
+ * Data is queued on a connection that had nothing outstanding and nothing
+ * waiting: the wait for the peer starts now, and so does the dead-peer
+ * clock (MRC_DEAD_PEER_MS counts from the last progress, and an idle
+ * connection made none for as long as it had nothing to send), whether
+ * the data leaves at once or waits for credit or a path.
+ */
+static void mrc_output_wait_starts(struct mrc_sock *ms)
+{
+	if (!ms->txw.in_flight && !ms->txw.lost && skb_queue_empty(&ms->send_queue))
+		ms->last_progress = jiffies;
+}
+
 /**
  * mrc_output_queue_msg() - queue a message from the user
  * @ms: the connection (lock_sock held; not the conn lock)
@@ -135,6 +148,7 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 	ms->snd_msg_id++;
 	ms->stats.tx_msgs++;
 	ms->stats.tx_bytes += len;
+	mrc_output_wait_starts(ms);
 	skb_queue_splice_tail_init(&segs, &ms->send_queue);
 	mrc_output_push(ms, &xq);
 	mrc_conn_unlock(ms, &xq);
@@ -177,6 +191,7 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 	MRC_SKB_CB(skb)->msg_id = ms->snd_msg_id;
 	MRC_SKB_CB(skb)->close = true;
 	skb_set_owner_w(skb, &ms->sk);
+	mrc_output_wait_starts(ms);
 	__skb_queue_tail(&ms->send_queue, skb);
 	ms->close_queued = true;
 	return 0;
@@ -282,7 +297,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	struct mrc_txwin *w = &ms->txw;
 	struct sk_buff *skb;
 	u32 psn = w->una;
-	bool idle;
+	bool idle, waiting;
 	int path;
 
 	lockdep_assert_held(&ms->lock);
@@ -326,18 +341,11 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	 * Retransmission timer, or persist timer while the credit is closed.
 	 * Data leaving an idle connection restarts it: a timer still pending
 	 * then is a persist timer, an orphan's deadline, or one left to
-	 * expire (mrc_conn_rto_idle()), none of them this data's RTO.  It
-	 * also starts the dead-peer clock (MRC_DEAD_PEER_MS), which counts
-	 * from the last progress: an idle connection made none for as long
-	 * as it had nothing to send.
+	 * expire (mrc_conn_rto_idle()), none of them this data's RTO.
 	 */
-	if (idle && w->in_flight) {
-		ms->last_progress = jiffies;
+	waiting = w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue);
+	if ((idle && w->in_flight) || (waiting && !mrc_conn_rto_armed(ms)))
 		mrc_conn_arm_rto(ms);
-	} else if ((w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue)) &&
-		   !timer_pending(&ms->rto_timer)) {
-		mrc_conn_arm_rto(ms);
-	}
 }
 
 /**

@@ -237,8 +237,11 @@ struct mrc_conn_stats {
  * @rtt: RTT estimator
  * @backoff: consecutive retransmission timeouts
  * @rto_timer: retransmission timeout
+ * @rto_expires: jiffies @rto_timer was last set for
+ * @rto_set: @rto_timer is set and its handler has not run for it yet
+ *	(mrc_conn_rto_armed())
  * @last_progress: jiffies of the last forward progress (an ACK that
- *	acknowledged something, the handshake, or data leaving an idle
+ *	acknowledged something, the handshake, or data queued on an idle
  *	connection: the wait for the peer starts then); the dead-peer clock
  * @txpaths: the scoreboard's per-path state, parallel to @evs
  * @close_queued: a CLOSE is on @send_queue or sent (no more sendmsg)
@@ -351,6 +354,8 @@ struct mrc_sock {
 	struct mrc_rtt rtt;
 	u32 backoff;
 	struct timer_list rto_timer;
+	unsigned long rto_expires;
+	bool rto_set;
 	unsigned long last_progress;
 	struct mrc_txpath *txpaths;
 	bool close_queued;
@@ -471,6 +476,8 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_conn_arm_rto(struct mrc_sock *ms);
 void mrc_conn_rto_idle(struct mrc_sock *ms);
+void mrc_conn_rto_stop(struct mrc_sock *ms);
+bool mrc_conn_rto_armed(const struct mrc_sock *ms);
 void mrc_conn_maybe_done(struct mrc_sock *ms);
 void mrc_conn_own_acked(struct mrc_sock *ms);
 unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms);
