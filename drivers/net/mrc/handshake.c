@@ -715,8 +715,11 @@ out:
  * @pkt: the packet (its rails point into the skb, which the caller keeps
  *	until this returns)
  * @xq: where the ACK completing the handshake is queued
+ *
+ * Return: true if the packet was counted as a drop (the caller frees
+ * the skb as one).
  */
-void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq)
 {
 	int err;
@@ -726,11 +729,11 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		/* Our completing ACK was lost: send another. */
 		ms->ack_trig_plane = plane;
 		mrc_input_send_ack(ms, xq);
-		return;
+		return false;
 	}
 	if (ms->state != MRC_ST_REQ_SENT) {
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
-		return;
+		return true;
 	}
 	if (!mrc_take_peer(ms, pkt, ms->mdev)) {
 		/*
@@ -741,13 +744,13 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
 		WRITE_ONCE(ms->peer_id, pkt->src_conn);
 		mrc_conn_abort(ms, EPROTO, true, xq);
-		return;
+		return true;
 	}
 	err = mrc_path_setup(ms, ms->mdev, GFP_ATOMIC);
 	if (err) {
 		/* -ENETUNREACH: the rails share no plane. */
 		mrc_conn_abort(ms, -err, true, xq);
-		return;
+		return false;
 	}
 	mrc_set_state(ms, MRC_ST_ESTABLISHED);
 	ms->backoff = 0;
@@ -759,4 +762,5 @@ void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	mrc_input_send_ack(ms, xq);
 	ms->sk.sk_state_change(&ms->sk);
 	mrc_output_push(ms, xq);
+	return false;
 }

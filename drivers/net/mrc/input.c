@@ -945,7 +945,8 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_challenge_heard(ms, plane);
 	switch (pkt->type) {
 	case MRC_PKT_ACCEPT:
-		mrc_handshake_accept(ms, rail, plane, pkt, xq);
+		/* counted there: the BAD_FIELD count precedes the abort */
+		dropped = mrc_handshake_accept(ms, rail, plane, pkt, xq);
 		break;
 	case MRC_PKT_RESET:
 		mrc_input_reset(ms, xq);

@@ -492,7 +492,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		       struct mrc_pkt *pkt, const struct in6_addr *saddr,
 		       const struct in6_addr *daddr);
-void mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
 int mrc_handshake_child_ready(struct mrc_sock *ms);
