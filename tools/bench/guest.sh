@@ -110,12 +110,25 @@ cpu_busy() {	# jiffies busy (all but idle+iowait) and softirq, all CPUs
 EVENTS="packets=net:net_dev_xmit kmalloc=kmem:kmalloc cache_alloc=kmem:kmem_cache_alloc
 	page_alloc=kmem:mm_page_alloc timer=timer:timer_start hrtimer=timer:hrtimer_start
 	switch=sched:sched_switch softirq=irq:softirq_entry skb_drop=skb:kfree_skb"
-# Without perf, or when it fails, the client still measures the CPU of the
-# same window (mrcpp -W -) and the record says ev_status=n/a.
-EVPID= EVW=
+# Without perf (ev_status=n/a), or when it fails (ev_status=failed), the
+# client still measures the CPU of the same window (mrcpp -W -).
+EVPID= EVW= EVFAIL=
+# evstat_reap: perf ends when its workload does; wait at most 5 s, then
+# SIGKILL (a perf stuck in the kernel must not hang the bench).
+evstat_reap() {
+	local i
+	pkill -P $EVPID sleep 2>/dev/null
+	for ((i = 0; i < 200; i++)); do
+		kill -0 $EVPID 2>/dev/null || break
+		nap 0.025
+	done
+	kill -0 $EVPID 2>/dev/null && kill -KILL $EVPID 2>/dev/null
+	wait $EVPID 2>/dev/null
+	EVPID=
+}
 evstat_start() {
 	local e list= i
-	EVPID= EVW="-W -"
+	EVPID= EVW="-W -" EVFAIL=
 	if ! command -v perf >/dev/null; then
 		log "perf not installed: no event counts"
 		return 0
@@ -134,10 +147,9 @@ evstat_start() {
 	done
 	if ! grep -q 'Events disabled' "$tmp/everr" 2>/dev/null; then
 		log "perf stat failed, no event counts: $(head -2 "$tmp/everr" | tr '\n' ' ')"
-		pkill -P $EVPID 2>/dev/null
 		kill $EVPID 2>/dev/null
-		wait $EVPID 2>/dev/null
-		EVPID=
+		evstat_reap
+		EVFAIL=1
 		return 0
 	fi
 	EVW="-W $tmp/evctl,$tmp/evack"
@@ -148,13 +160,12 @@ EVREC=
 evstat_end() {
 	local e n
 	EVREC="ev_status=n/a"
+	[ -z "$EVFAIL" ] || EVREC="ev_status=failed"
 	[ -n "$EVPID" ] || return 0
 	EVREC=
 	# perf prints its counts when its workload ends (a background job
 	# ignores SIGINT, and SIGTERM would lose them)
-	pkill -P $EVPID sleep 2>/dev/null
-	wait $EVPID 2>/dev/null
-	EVPID=
+	evstat_reap
 	# the client could not reach perf (mrcpp warned): counts of no window
 	if cat "$@" 2>/dev/null | grep -q 'events not counted'; then
 		EVREC="ev_status=failed"

@@ -85,6 +85,10 @@ def fmt(x, nd=2, unit=""):
     return str(x) + unit
 
 
+def div(a, b):
+    return a / b if a is not None and b else None
+
+
 derived = {}
 rows = []
 
@@ -254,9 +258,9 @@ if p5["mrc"]["goodput_mbit"] and p5["tcp"]["goodput_mbit"]:
     gm, gt = mm(p5["mrc"]["goodput_mbit"]), mm(p5["tcp"]["goodput_mbit"])
     cm, ct = mm(p5["mrc"]["cpu_s_per_gb"]), mm(p5["tcp"]["cpu_s_per_gb"])
     row("P5 one unshaped rail: goodput, Mbit/s", fmt(gm, 0), "", fmt(gt, 0), "",
-        fmt(gm and gt and gm[1] / gt[1]) + " (mrc/TCP)", "(reported)", "info")
+        fmt(gm and gt and div(gm[1], gt[1])) + " (mrc/TCP)", "(reported)", "info")
     row("P5 one unshaped rail: CPU s per GB (whole VM)", fmt(cm, 1), "", fmt(ct, 1), "",
-        fmt(cm and ct and cm[1] / ct[1]) + " (mrc/TCP)", "(reported)", "info")
+        fmt(cm and ct and div(cm[1], ct[1])) + " (mrc/TCP)", "(reported)", "info")
 
 # ---- P6 latency ---------------------------------------------------------------------
 p6 = {}
@@ -268,17 +272,14 @@ if any(p6[p]["p50_us"] for p in p6):
     m50, t50, u50 = (mm(p6[p]["p50_us"]) for p in ("mrc", "tcp", "udp"))
     m99, t99, u99 = (mm(p6[p]["p99_us"]) for p in ("mrc", "tcp", "udp"))
     row("P6 64 B ping-pong: median RTT, us", fmt(m50, 0), "", fmt(t50, 0), "UDP " + fmt(u50, 0),
-        fmt(m50 and t50 and m50[1] / t50[1]) + " (mrc/TCP)", "(reported)", "info")
+        fmt(m50 and t50 and div(m50[1], t50[1])) + " (mrc/TCP)", "(reported)", "info")
     row("P6 64 B ping-pong: p99 RTT, us", fmt(m99, 0), "", fmt(t99, 0), "UDP " + fmt(u99, 0),
-        fmt(m99 and t99 and m99[1] / t99[1]) + " (mrc/TCP)", "(reported)", "info")
+        fmt(m99 and t99 and div(m99[1], t99[1])) + " (mrc/TCP)", "(reported)", "info")
 
 # ---- cost: CPU of every peer in every metric, events per GB and per round trip -------
 def cpu_s(r):
     return r["cpu_jiffies"] / r.get("hz", 100) if "cpu_jiffies" in r else None
 
-
-def div(a, b):
-    return a / b if a is not None and b else None
 
 
 def per_gb(metrics, peers):
@@ -389,8 +390,8 @@ for (param, value), k in ab.items():
     row("A/B %s=%s: P5 CPU s per GB ; goodput Mbit/s ; P6 p50 ; p99 us" % (param, value),
         "%s ; %s ; %s ; %s" % (fmt(cm, 1), fmt(gm, 0), fmt(m50, 0), fmt(m99, 0)), "", "", "",
         "CPU %s, goodput %s (mrc/TCP); p50 %s (mrc/UDP); p99 %s (mrc/TCP)" % (
-            fmt(cm and ct and cm[1] / ct[1]), fmt(gm and gt and gm[1] / gt[1]),
-            fmt(m50 and u50 and m50[1] / u50[1]), fmt(m99 and t99 and m99[1] / t99[1])),
+            fmt(cm and ct and div(cm[1], ct[1])), fmt(gm and gt and div(gm[1], gt[1])),
+            fmt(m50 and u50 and div(m50[1], u50[1])), fmt(m99 and t99 and div(m99[1], t99[1]))),
         "(reported)", "info")
 
 # ---- P7 memory ---------------------------------------------------------------------
