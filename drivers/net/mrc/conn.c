@@ -250,23 +250,6 @@ void mrc_conn_rto_stop(struct mrc_sock *ms)
 }
 
 /**
- * mrc_conn_rto_armed() - is a retransmission timer set?
- * @ms: the connection (conn lock)
- *
- * Pending, or expired with its handler not yet past the lock: unlike
- * timer_pending(), an expiry waiting for the lock counts as set, so that
- * nobody re-arms it for one more RTO meanwhile (the handler would then
- * take the due expiry for a stale one).
- *
- * Return: true if mrc_conn_rto() will run for the current setting.
- */
-bool mrc_conn_rto_armed(const struct mrc_sock *ms)
-{
-	lockdep_assert_held(&ms->lock);
-	return ms->rto_set;
-}
-
-/**
  * mrc_conn_rto_idle() - everything sent was acknowledged, nothing waits
  * @ms: the connection (conn lock)
  *

@@ -477,7 +477,23 @@ void mrc_conn_established(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_conn_arm_rto(struct mrc_sock *ms);
 void mrc_conn_rto_idle(struct mrc_sock *ms);
 void mrc_conn_rto_stop(struct mrc_sock *ms);
-bool mrc_conn_rto_armed(const struct mrc_sock *ms);
+
+/**
+ * mrc_conn_rto_armed() - is a retransmission timer set?
+ * @ms: the connection (conn lock)
+ *
+ * Pending, or expired with its handler not yet past the lock: unlike
+ * timer_pending(), an expiry waiting for the lock counts as set, so that
+ * nobody re-arms it for one more RTO meanwhile (the handler would then
+ * take the due expiry for a stale one).  Inline: asked on every ACK.
+ *
+ * Return: true if mrc_conn_rto() will run for the current setting.
+ */
+static inline bool mrc_conn_rto_armed(const struct mrc_sock *ms)
+{
+	lockdep_assert_held(&ms->lock);
+	return ms->rto_set;
+}
 void mrc_conn_maybe_done(struct mrc_sock *ms);
 void mrc_conn_own_acked(struct mrc_sock *ms);
 unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms);
