@@ -494,6 +494,7 @@ static inline bool mrc_conn_rto_armed(const struct mrc_sock *ms)
 	lockdep_assert_held(&ms->lock);
 	return ms->rto_set;
 }
+
 void mrc_conn_maybe_done(struct mrc_sock *ms);
 void mrc_conn_own_acked(struct mrc_sock *ms);
 unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms);
