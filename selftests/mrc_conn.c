@@ -37,6 +37,7 @@ FIXTURE(conn) {
 	long dev_rmem_max;	/* the parameter, restored if a test changed it */
 	long ack_every;		/* the same */
 	long lazy_rto;		/* the same */
+	long tx_burst_max;	/* the same */
 };
 
 FIXTURE_SETUP(conn)
@@ -53,6 +54,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GT(self->ack_every, 0);
 	self->lazy_rto = mrc_param("lazy_rto");
 	ASSERT_GE(self->lazy_rto, 0);
+	self->tx_burst_max = mrc_param("tx_burst_max");
+	ASSERT_GT(self->tx_burst_max, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -73,6 +76,8 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("ack_every", self->ack_every);
 	if (self->lazy_rto >= 0 && mrc_param("lazy_rto") != self->lazy_rto)
 		mrc_set_param("lazy_rto", self->lazy_rto);
+	if (self->tx_burst_max > 0 && mrc_param("tx_burst_max") != self->tx_burst_max)
+		mrc_set_param("tx_burst_max", self->tx_burst_max);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -952,6 +957,131 @@ static long mrc_tx_count(int ns, int home, const char *dev)
 #define MRC_COUNTER "tc qdisc add dev %s clsact && tc filter add dev %s egress " \
 		    "protocol ip u32 match ip protocol 17 0xff match ip dport 4796 0xffff " \
 		    "action pass"
+
+#define MRC_NO_TX_CSUM "ethtool -K a0 tx off >/dev/null && ethtool -K a1 tx off >/dev/null"
+
+/* A counter of /proc/net/snmp's @proto lines ("Ip:") in namespace @ns, or -1. */
+static long snmp_mib(int ns, int home, const char *proto, const char *name)
+{
+	char names[1024], vals[1024], *n, *v, *sn, *sv;
+	long r = -1;
+	FILE *f;
+
+	if (setns(ns, CLONE_NEWNET))
+		return -1;
+	f = fopen("/proc/net/snmp", "r");
+	if (f) {
+		while (fgets(names, sizeof(names), f) && fgets(vals, sizeof(vals), f)) {
+			if (strncmp(names, proto, strlen(proto)) ||
+			    strncmp(vals, proto, strlen(proto)))
+				continue;
+			n = strtok_r(names, "\n ", &sn);
+			v = strtok_r(vals, "\n ", &sv);
+			while (n && v && strcmp(n, name)) {
+				n = strtok_r(NULL, "\n ", &sn);
+				v = strtok_r(NULL, "\n ", &sv);
+			}
+			if (n && v)
+				r = atol(v);
+			break;
+		}
+		fclose(f);
+	}
+	if (setns(home, CLONE_NEWNET))
+		return -1;
+	return r;
+}
+
+/*
+ * Once A has no connection left (at most 10 s): the packets mrc sent
+ * through A's two rails (their counters), and the skbs A's IPv4 sent
+ * (Ip: OutRequests; a GSO skb is one, and only mrc sends IPv4 there).
+ */
+static int a_tx(int nsa, long *pkts, long *skbs)
+{
+	long long end = now_ms() + 10000;
+
+	while (conn_count(false) > 0) {
+		if (now_ms() > end)
+			return -1;
+		usleep(50000);
+	}
+	*pkts = sysfs_read_in(nsa, "/sys/class/net/a0/mrc_rail/tx_packets") +
+		sysfs_read_in(nsa, "/sys/class/net/a1/mrc_rail/tx_packets");
+	*skbs = snmp_mib(nsa, nsa, "Ip:", "OutRequests");
+	return *skbs < 0 ? -1 : 0;
+}
+
+/*
+ * Bursts (tx_burst_max): a plane whose window is wide sends runs of a
+ * message's full segments on one path as one UDP GSO skb, and the
+ * receiver gets the same packets as without.  24 (debug kernel: 8)
+ * messages of 64 full segments each, read whole and checked, with
+ * tx_burst_max 1, then 16, then 16 with checksum offload off on A's rails
+ * (the stack then cuts each burst and sums every packet in software, and
+ * B's UDP checks every sum before mrc sees the packet).  Exactly: B took
+ * every packet A sent (new or, if resent after a spurious loss, a
+ * duplicate), no UDP checksum error; from before the connection to after
+ * its end, A's rails counted packets and A's IP the skbs, which differ by
+ * what the bursts carried minus the bursts; at 1 there is no burst, at
+ * 16 there are some.
+ */
+TEST_F_TIMEOUT(conn, tx_bursts, 180)
+{
+	static const int burst[] = { 1, 16, 16 };
+	const int nmsg = debug_kernel() ? 8 : 24, segs = 64;
+	long pkts0, skbs0, pkts, skbs, csum0, csum;
+	struct mrc_info ci, si;
+	unsigned char *buf;
+	int c, s, i, k, sz;
+
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_max", 0));
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_max", 17));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, mrc_set_param("tx_burst_max", burst[i]));
+		/* the third run: no checksum offload on A's rails */
+		ASSERT_EQ(0, i < 2 ? 0 : run("%s", MRC_NO_TX_CSUM));
+		ASSERT_EQ(0, a_tx(self->nsa, &pkts0, &skbs0));
+		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
+		ASSERT_EQ(0, get_info(c, &ci));
+		sz = ci.seg_size * segs;
+		buf = malloc(sz + 1);
+		ASSERT_NE(NULL, buf);
+		csum0 = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
+		ASSERT_GE(csum0, 0);
+		for (k = 0; k < nmsg; k++) {
+			fill_msg(buf, sz, k);
+			ASSERT_EQ(sz, do_send(c, buf, sz, 0)) TH_LOG("message %d", k);
+		}
+		for (k = 0; k < nmsg; k++) {
+			ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", k);
+			ASSERT_EQ(-1, check_msg(buf, sz, k)) TH_LOG("message %d", k);
+		}
+		ASSERT_EQ(0, get_info(c, &ci));
+		ASSERT_EQ(0, get_info(s, &si));
+		close(c);
+		close(s);
+		ASSERT_EQ(0, a_tx(self->nsa, &pkts, &skbs)) TH_LOG("A's connection did not end");
+		csum = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
+		TH_LOG("tx_burst_max %d%s: %llu packets, %llu in %llu bursts; "
+		       "A: %ld packets in %ld skbs; %llu resent, %llu in, %llu dups",
+		       burst[i], i == 2 ? " (no tx checksum offload)" : "",
+		       (unsigned long long)ci.tx_pkts,
+		       (unsigned long long)ci.tx_burst_pkts,
+		       (unsigned long long)ci.tx_bursts, pkts - pkts0, skbs - skbs0,
+		       (unsigned long long)ci.retrans,
+		       (unsigned long long)si.rx_pkts, (unsigned long long)si.rx_dups);
+		EXPECT_EQ((unsigned long long)nmsg * segs, si.rx_pkts);
+		EXPECT_EQ(ci.tx_pkts, si.rx_pkts + si.rx_dups) TH_LOG("packets lost");
+		EXPECT_EQ(csum0, csum) TH_LOG("UDP checksum errors in B");
+		EXPECT_EQ((long)(ci.tx_burst_pkts - ci.tx_bursts), (pkts - pkts0) - (skbs - skbs0));
+		/* at 1 none, at 16 some */
+		EXPECT_TRUE(burst[i] == 1 ? ci.tx_bursts == 0 : ci.tx_bursts > 0);
+		EXPECT_LE(ci.tx_burst_pkts, 16 * ci.tx_bursts);
+		free(buf);
+	}
+}
 
 /*
  * C5: a plane's rail replaced by another netdevice under a live

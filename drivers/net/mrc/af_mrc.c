@@ -1179,6 +1179,8 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->rmem_alloc = atomic_read(&ms->sk.sk_rmem_alloc);
 	info->rmem_limit = ms->seg_size ? mrc_input_limit(ms) : 0;
 	info->max_msg = ms->max_msg;
+	info->tx_bursts = ms->stats.tx_bursts;
+	info->tx_burst_pkts = ms->stats.tx_burst_pkts;
 	spin_unlock_bh(&ms->lock);
 	/* sk_uid: what routing sees, and what a TCP child inherits. */
 	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, ms->sk.sk_uid);

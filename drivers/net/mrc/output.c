@@ -16,13 +16,45 @@
  * segments, each getting the next PSN and a path from the sprayer.  The original
  * segment stays in the ring until acknowledged; a clone with the headers
  * pushed in front goes to the wire (its fclone twin: no allocation).
+ *
+ * Bursts (tx_burst_max > 1): when a plane's window is wide, consecutive
+ * segments of a message leave on one path as one UDP GSO skb, the layout
+ * QUIC uses with UDP_SEGMENT: every segment's payload is preceded in the
+ * page fragment by a slot that its first transmission fills with its own
+ * headers, so the skb is [hdr|payload][hdr|payload]... in a few page
+ * fragments, gso_size = header + segment size, and the stack (or the NIC)
+ * cuts it into ordinary mrc packets after one traversal of IP, the qdisc
+ * and the driver.  A retransmission always goes alone (its headers in
+ * the clone's head, not in the slot that an earlier skb may still read).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/udp.h>
+
 #include "core/psn.h"
 #include "sock.h"
 #include "trace.h"
+
+/* Bursts of more segments cost more frags than an skb has (MAX_SKB_FRAGS). */
+#define MRC_TX_BURST_LIMIT	16
+
+static unsigned int tx_burst_max = 1;
+
+static int mrc_tx_burst_max_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, MRC_TX_BURST_LIMIT);
+}
+
+static const struct kernel_param_ops mrc_tx_burst_max_ops = {
+	.set = mrc_tx_burst_max_set,
+	.get = param_get_uint,
+};
+
+/* Out of range: EINVAL at load or on write. */
+module_param_cb(tx_burst_max, &mrc_tx_burst_max_ops, &tx_burst_max, 0644);
+MODULE_PARM_DESC(tx_burst_max,
+		 "Most segments sent as one UDP GSO skb (1..16; 1: one skb per packet)");
 
 /*
  * Copy @n bytes of the user's message into @skb's page fragments.  They
@@ -32,10 +64,26 @@
  * data it was sized for and limited a multi-rail connection's flight.
  */
 static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
-			   struct msghdr *msg, u32 n)
+			   struct msghdr *msg, u32 n, bool slot)
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
+	bool refilled = false;
 
+	/*
+	 * The header slot and the payload's first bytes (at least 32) share
+	 * a page; the slot is 4-byte aligned (the headers' fields are), and
+	 * so is the payload after it.  The first chunk is copied without
+	 * another refill: on a page nobody else holds, a refill would start
+	 * over at offset 0, on the slot.
+	 */
+	if (slot) {
+		if (!skb_page_frag_refill(MRC_DATA_HDR_LEN + 3 + max(32U, min(n, 256U)),
+					  pfrag, sk->sk_allocation))
+			return -ENOMEM;
+		pfrag->offset = ALIGN(pfrag->offset, 4) + MRC_DATA_HDR_LEN;
+		skb->truesize += MRC_DATA_HDR_LEN;
+		refilled = true;
+	}
 	while (n) {
 		int i = skb_shinfo(skb)->nr_frags;
 		u32 chunk;
@@ -46,8 +94,9 @@ static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
 		 * sk_wmem_queued, which mrc does not use.
 		 */
 		if (i >= MAX_SKB_FRAGS ||
-		    !skb_page_frag_refill(32U, pfrag, sk->sk_allocation))
+		    (!refilled && !skb_page_frag_refill(32U, pfrag, sk->sk_allocation)))
 			return -ENOMEM;
+		refilled = false;
 		chunk = min_t(u32, n, pfrag->size - pfrag->offset);
 		/* sk_allocation has no __GFP_HIGHMEM: the page is mapped. */
 		if (copy_from_iter(page_address(pfrag->page) + pfrag->offset,
@@ -112,6 +161,7 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 	struct sk_buff_head xq;
 	struct sk_buff *skb;
 	u32 seg = READ_ONCE(ms->seg_size), off;
+	bool slot = READ_ONCE(tx_burst_max) > 1;
 	int err = 0;
 
 	__skb_queue_head_init(&segs);
@@ -123,7 +173,7 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 			err = -ENOMEM;
 			goto fail;
 		}
-		err = mrc_output_copy(&ms->sk, skb, msg, n);
+		err = mrc_output_copy(&ms->sk, skb, msg, n, slot);
 		if (err) {
 			kfree_skb(skb);
 			goto fail;
@@ -132,6 +182,7 @@ int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 		MRC_SKB_CB(skb)->len = n;
 		MRC_SKB_CB(skb)->msg_len = len;
 		MRC_SKB_CB(skb)->close = false;
+		MRC_SKB_CB(skb)->slot = slot;
 		skb_set_owner_w(skb, &ms->sk);
 		__skb_queue_tail(&segs, skb);
 	}
@@ -198,28 +249,16 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 }
 
 /*
- * A clone of @skb with the DATA/CLOSE headers of this transmission; it
- * asks for an ACK at once (@ack_now) when the sender cannot go on
+ * The DATA/CLOSE headers of one transmission of the segment @cb at @h;
+ * they ask for an ACK at once (@ack_now) when the sender cannot go on
  * without one, besides at a message's end and for a CLOSE.
  */
-static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
-					struct sk_buff *skb, u32 psn,
-					u8 tx_count, u16 ev, bool ack_now)
+static void mrc_output_hdr(const struct mrc_sock *ms,
+			   const struct mrc_skb_cb *cb, struct mrc_wire_hdr *h,
+			   u32 psn, u8 tx_count, u16 ev, bool ack_now)
 {
-	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 	struct mrc_wire_data *d;
-	struct mrc_wire_hdr *h;
-	struct sk_buff *c;
 
-	c = skb_clone(skb, GFP_ATOMIC);
-	if (!c)
-		return NULL;
-	/* Copies the head only while an earlier transmission is alive. */
-	if (skb_cow_head(c, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN)) {
-		kfree_skb(c);
-		return NULL;
-	}
-	h = skb_push(c, MRC_DATA_HDR_LEN);
 	h->version = MRC_WIRE_VERSION;
 	h->type = cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA;
 	h->flags = cpu_to_be16(ack_now || cb->close ||
@@ -236,49 +275,209 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 	d->tx_count = tx_count;
 	d->reserved = 0;
 	d->reserved2 = 0;
+}
+
+/* A clone of @skb with the headers of this transmission in its head. */
+static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
+					struct sk_buff *skb, u32 psn,
+					u8 tx_count, u16 ev, bool ack_now)
+{
+	struct sk_buff *c;
+
+	c = skb_clone(skb, GFP_ATOMIC);
+	if (!c)
+		return NULL;
+	/* Copies the head only while an earlier transmission is alive. */
+	if (skb_cow_head(c, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN)) {
+		kfree_skb(c);
+		return NULL;
+	}
+	mrc_output_hdr(ms, MRC_SKB_CB(skb), skb_push(c, MRC_DATA_HDR_LEN),
+		       psn, tx_count, ev, ack_now);
 	return c;
 }
 
-/* Transmit PSN @psn (its segment is in the ring) on path @path. */
-static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
-			    struct mrc_spray_plane *planes,
-			    struct sk_buff_head *xq)
+/*
+ * Account a transmission of PSN @psn (its segment is in the ring) on path
+ * @path: scoreboard, path, plane window and counters.  Returns its
+ * transmission count (0: the first), or -1 if the scoreboard refused it.
+ * *@ack_now: the receiver acknowledges every ack_every segments; the one
+ * that fills the plane's window or the peer's credit, and a
+ * retransmission (recovery), are acknowledged at once instead, so a
+ * window smaller than that never waits for the delayed ACK.
+ */
+static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path,
+			   struct mrc_spray_plane *planes, bool *ack_now)
 {
 	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
 	struct mrc_ev *e = &ms->evs[path];
 	u32 len = MRC_SKB_CB(skb)->len;
 	struct mrc_spray_plane *pl = &planes[e->plane];
-	struct sk_buff *c;
+	struct mrc_cc *cc = &mrc_plane(ms, e->plane)->cc;
 	int tx;
 
 	tx = mrc_txwin_sent(&ms->txw, ms->txpaths, psn, path, len, mrc_now_us());
 	if (tx < 0)
-		return false;
+		return tx;
 	MRC_SKB_CB(skb)->lost = false;
 	mrc_ev_on_sent(e, len);
-	mrc_cc_on_sent(&mrc_plane(ms, e->plane)->cc, &ms->ccp, len);
+	mrc_cc_on_sent(cc, &ms->ccp, len);
 	pl->avail -= min(pl->avail, max_t(u32, len, 1));
 	ms->stats.tx_pkts++;
 	if (tx > 0) {
 		ms->stats.retrans++;
 		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
 	}
+	*ack_now = tx > 0 || !mrc_cc_avail(cc) ||
+		   !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn);
+	return tx;
+}
+
+/* Transmit PSN @psn (its segment is in the ring) on path @path, alone. */
+static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
+			    struct mrc_spray_plane *planes,
+			    struct sk_buff_head *xq)
+{
+	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
+	struct mrc_ev *e = &ms->evs[path];
+	struct sk_buff *c;
+	bool ack_now;
+	int tx;
+
+	tx = mrc_output_sent(ms, psn, path, planes, &ack_now);
+	if (tx < 0)
+		return false;
 	/*
-	 * The receiver acknowledges every ack_every segments: the one that
-	 * fills the plane's window or the peer's credit, and a
-	 * retransmission (recovery), are acknowledged at once instead, so
-	 * a window smaller than that never waits for the delayed ACK.
-	 *
 	 * Without a clone the transmission is simply lost: the scoreboard
 	 * and the timer will send it again.
 	 */
-	c = mrc_output_clone(ms, skb, psn, tx, e->ev,
-			     tx > 0 || !mrc_cc_avail(&mrc_plane(ms, e->plane)->cc) ||
-			     !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn));
+	c = mrc_output_clone(ms, skb, psn, tx, e->ev, ack_now);
 	if (c) {
 		mrc_xmit_prepare(ms, c, e->plane, e->ev);
 		__skb_queue_tail(xq, c);
 	}
+	return true;
+}
+
+/*
+ * Segments per burst on @plane: 1 unless tx_burst_max allows more and the
+ * plane's window holds 16 bursts of them, so that a window is still
+ * sprayed over at least 16 draws of the sprayer.  The fabric's narrow
+ * windows (a few segments at 5 Mbit/s per rail) always send per packet.
+ */
+static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
+{
+	u32 max = READ_ONCE(tx_burst_max);
+
+	if (max <= 1 || !ms->seg_size)
+		return 1;
+	return clamp_t(u32, mrc_plane(ms, plane)->cc.cwnd / (16 * ms->seg_size),
+		       1, max);
+}
+
+/* The slot in front of segment @skb's payload (MRC_SKB_CB(skb)->slot). */
+static struct mrc_wire_hdr *mrc_output_slot(const struct sk_buff *skb)
+{
+	const skb_frag_t *f = &skb_shinfo(skb)->frags[0];
+
+	return page_address(skb_frag_page(f)) + skb_frag_off(f) - MRC_DATA_HDR_LEN;
+}
+
+/* Append segment @skb, its slot in front, to burst @b's page fragments. */
+static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	int i;
+
+	for (i = 0; i < si->nr_frags; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		struct page *page = skb_frag_page(f);
+		u32 off = skb_frag_off(f), len = skb_frag_size(f);
+		int n = skb_shinfo(b)->nr_frags;
+
+		if (!i) {
+			off -= MRC_DATA_HDR_LEN;
+			len += MRC_DATA_HDR_LEN;
+		}
+		if (n && skb_can_coalesce(b, n, page, off)) {
+			skb_frag_size_add(&skb_shinfo(b)->frags[n - 1], len);
+		} else {
+			get_page(page);
+			skb_fill_page_desc(b, n, page, off, len);
+		}
+		b->len += len;
+		b->data_len += len;
+		b->truesize += len;
+	}
+}
+
+/*
+ * Send up to @k new segments, the first in the send queue and the ones
+ * after it, on path @path as one skb: one GSO skb of up to @k packets
+ * when they are consecutive full segments (the last may be short), each
+ * with its headers in its slot.  The caller checked that the first may
+ * go now (credit, ring, window) and has a slot.
+ *
+ * Return: false if nothing was sent (out of memory).
+ */
+static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
+			     struct mrc_spray_plane *planes,
+			     struct sk_buff_head *xq)
+{
+	struct mrc_txwin *w = &ms->txw;
+	struct mrc_ev *e = &ms->evs[path];
+	struct mrc_spray_plane *pl = &planes[e->plane];
+	u32 n = 0, seg_len = 0, last_len = 0;
+	struct sk_buff *b, *skb;
+
+	b = alloc_skb(MRC_XMIT_HEADROOM, GFP_ATOMIC);
+	if (!b)
+		return false;
+	skb_reserve(b, MRC_XMIT_HEADROOM);
+	while (n < k && (skb = skb_peek(&ms->send_queue))) {
+		const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+		u32 psn = w->nxt;
+		bool ack_now;
+		int tx;
+
+		/* GSO: every segment of gso_size bytes, but the last. */
+		if (!cb->slot || cb->close || (n && last_len != seg_len) ||
+		    (n && cb->len > seg_len) ||
+		    skb_shinfo(b)->nr_frags + skb_shinfo(skb)->nr_frags > MAX_SKB_FRAGS)
+			break;
+		if (n && (w->in_flight >= MRC_MAX_INFLIGHT || !mrc_txwin_room(w) ||
+			  !mrc_psn_before(psn, ms->rwnd_psn) || !pl->avail ||
+			  !mrc_ev_usable(e)))
+			break;
+		__skb_unlink(skb, &ms->send_queue);
+		ms->txskb[psn & (w->size - 1)] = skb;
+		tx = mrc_output_sent(ms, psn, path, planes, &ack_now);
+		if (tx < 0) {
+			/* Cannot happen: room and nxt were checked. */
+			ms->txskb[psn & (w->size - 1)] = NULL;
+			__skb_queue_head(&ms->send_queue, skb);
+			break;
+		}
+		mrc_output_hdr(ms, cb, mrc_output_slot(skb), psn, tx, e->ev, ack_now);
+		mrc_output_burst_add(b, skb);
+		if (!n)
+			seg_len = cb->len;
+		last_len = cb->len;
+		n++;
+	}
+	if (!n) {
+		consume_skb(b);
+		return false;
+	}
+	if (n > 1) {
+		skb_shinfo(b)->gso_size = MRC_DATA_HDR_LEN + seg_len;
+		skb_shinfo(b)->gso_type = SKB_GSO_UDP_L4;
+		skb_shinfo(b)->gso_segs = n;
+		ms->stats.tx_bursts++;
+		ms->stats.tx_burst_pkts += n;
+	}
+	mrc_xmit_prepare(ms, b, e->plane, e->ev);
+	__skb_queue_tail(xq, b);
 	return true;
 }
 
@@ -324,8 +523,15 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		path = mrc_path_pick(ms, planes, -1);
 		if (path < 0)
 			break;
+		skb = skb_peek(&ms->send_queue);
+		if (MRC_SKB_CB(skb)->slot && !MRC_SKB_CB(skb)->close) {
+			u32 k = mrc_output_burst_segs(ms, ms->evs[path].plane);
+
+			if (k > 1 && mrc_output_burst(ms, path, k, planes, xq))
+				continue;
+		}
 		psn = w->nxt;
-		skb = __skb_dequeue(&ms->send_queue);
+		__skb_unlink(skb, &ms->send_queue);
 		ms->txskb[psn & (w->size - 1)] = skb;
 		if (MRC_SKB_CB(skb)->close)
 			ms->close_psn = psn;

@@ -137,6 +137,8 @@ struct mrc_endpoint_rail {
  * @tx_msgs: messages queued by sendmsg
  * @tx_bytes: their bytes
  * @tx_pkts: DATA/CLOSE packets sent, retransmissions included
+ * @tx_bursts: skbs of two or more of those packets (UDP GSO, output.c)
+ * @tx_burst_pkts: the packets they carried
  * @retrans: retransmissions
  * @rto: retransmission timeouts
  * @rx_msgs: messages delivered to recvmsg
@@ -151,6 +153,8 @@ struct mrc_conn_stats {
 	u64 tx_msgs;
 	u64 tx_bytes;
 	u64 tx_pkts;
+	u64 tx_bursts;
+	u64 tx_burst_pkts;
 	u64 retrans;
 	u64 rto;
 	u64 rx_msgs;
@@ -443,6 +447,9 @@ struct mrc_rx_msg {
  * @close: a CLOSE pseudo-segment (tx)
  * @lost: declared lost and not sent again yet: left the congestion
  *	window (tx)
+ * @slot: MRC_DATA_HDR_LEN bytes in front of the first page fragment are
+ *	the segment's own, for the headers of its first transmission in a
+ *	burst (tx; output.c)
  */
 struct mrc_skb_cb {
 	u32 offset;
@@ -452,6 +459,7 @@ struct mrc_skb_cb {
 	u16 head;
 	bool close;
 	bool lost;
+	bool slot;
 };
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)(skb)->cb)

@@ -91,10 +91,14 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 		      u16 ev)
 {
 	struct mrc_xmit_cb *cb = MRC_XMIT_CB(skb);
-	const struct mrc_wire_hdr *h = (struct mrc_wire_hdr *)skb->data;
-	u8 type = h->type;
+	const struct mrc_wire_hdr *h;
+	struct mrc_wire_hdr buf;
+	u8 type;
 
 	lockdep_assert_held(&ms->lock);
+	/* A burst's headers are in its page fragments (output.c). */
+	h = skb_header_pointer(skb, 0, sizeof(buf), &buf);
+	type = h->type;
 	/* Only a challenge goes to a peer rail not proven (challenge.c). */
 	DEBUG_NET_WARN_ON_ONCE(!mrc_plane_proven(ms, plane) &&
 			       !((type == MRC_PKT_PROBE || type == MRC_PKT_PROBE_ACK) &&
@@ -109,20 +113,21 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 	cb->ect = type == MRC_PKT_DATA || type == MRC_PKT_CLOSE;
 }
 
+/* @pkts packets of @len bytes in all (a burst is several). */
 static void mrc_count_tx(struct mrc_dev *mdev, struct mrc_rail *rail,
-			 u32 q, unsigned int len)
+			 u32 q, u32 pkts, unsigned int len)
 {
 	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
 
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_packets);
+	u64_stats_add(&s->tx_packets, pkts);
 	u64_stats_add(&s->tx_bytes, len);
 	u64_stats_update_end(&s->syncp);
 	s = this_cpu_ptr(rail->stats);
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_packets);
+	u64_stats_add(&s->tx_packets, pkts);
 	u64_stats_add(&s->tx_bytes, len);
-	u64_stats_inc(&s->queue[2 * (rail->num_rx_queues + q)]);
+	u64_stats_add(&s->queue[2 * (rail->num_rx_queues + q)], pkts);
 	u64_stats_add(&s->queue[2 * (rail->num_rx_queues + q) + 1], len);
 	u64_stats_update_end(&s->syncp);
 }
@@ -282,7 +287,7 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 	struct dst_cache *cache = NULL;
 	unsigned int len = skb->len;
 	__be16 sport = htons(MRC_EV_SPORT(cb.ev));
-	u32 hash, q;
+	u32 hash, q, pkts = 1;
 	int err;
 
 	if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP || !up) {
@@ -300,6 +305,17 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 		q = 0;
 	skb->ignore_df = 0;
 	memset(skb->cb, 0, sizeof(skb->cb));
+	/*
+	 * A burst (output.c): UDP GSO wants the checksum left partial from
+	 * the UDP header on (udp_tunnel_xmit_skb() pushes it right in front
+	 * of the data and writes the pseudo-header sum for a GSO skb).
+	 */
+	if (skb_is_gso(skb)) {
+		pkts = skb_shinfo(skb)->gso_segs;
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
 
 	if (ipv6_addr_v4mapped(&cb.daddr))
 		err = mrc_xmit4(net, rail, up->sock4->sk, cache, &cb, skb, sport);
@@ -314,7 +330,7 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 		kfree_skb(skb);
 		return;
 	}
-	mrc_count_tx(mdev, rail, q, len);
+	mrc_count_tx(mdev, rail, q, pkts, len);
 }
 
 /**

@@ -104,6 +104,9 @@ struct sockaddr_mrc {
  *	largest message and 64 segments); 0 before the handshake)
  * @max_msg: the largest message the connection accepts (max-msg-size of
  *	its device when it was opened)
+ * @tx_bursts: skbs that carried two or more of the @tx_pkts packets (UDP
+ *	segmentation offload; module parameter tx_burst_max)
+ * @tx_burst_pkts: the packets those skbs carried
  */
 struct mrc_info {
 	__u8	state;
@@ -137,6 +140,8 @@ struct mrc_info {
 	__u32	rmem_alloc;
 	__u32	rmem_limit;
 	__u32	max_msg;
+	__u64	tx_bursts;
+	__u64	tx_burst_pkts;
 };
 
 #endif /* _UAPI_LINUX_MRC_H */
