@@ -59,6 +59,8 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_ACKS_TX] = MNL_TYPE_U64,
 	[MRC_A_CONN_ACKS_RX] = MNL_TYPE_U64,
 	[MRC_A_CONN_CE_RX] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_BURSTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_BURST_PKTS] = MNL_TYPE_U64,
 	/* multi-attr, walked in order: PLANE (conn_plane_types) */
 };
 
@@ -103,6 +105,8 @@ static const struct conn_field conn_tx_fields[] = {
 	{ MRC_A_CONN_RETRANS, "retrans", "retrans", "" },
 	{ MRC_A_CONN_RTO_COUNT, "rto", "rto", "" },
 	{ MRC_A_CONN_ACKS_TX, "acks", "acks", "" },
+	{ MRC_A_CONN_TX_BURSTS, "bursts", "bursts", "" },
+	{ MRC_A_CONN_TX_BURST_PKTS, "burst_pkts", "burst-pkts", "" },
 };
 
 static const struct conn_field conn_rx_fields[] = {
