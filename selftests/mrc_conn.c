@@ -38,6 +38,7 @@ FIXTURE(conn) {
 	long ack_every;		/* the same */
 	long lazy_rto;		/* the same */
 	long tx_burst_max;	/* the same */
+	long tx_burst_spread;	/* the same */
 };
 
 FIXTURE_SETUP(conn)
@@ -56,6 +57,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GE(self->lazy_rto, 0);
 	self->tx_burst_max = mrc_param("tx_burst_max");
 	ASSERT_GT(self->tx_burst_max, 0);
+	self->tx_burst_spread = mrc_param("tx_burst_spread");
+	ASSERT_GT(self->tx_burst_spread, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -78,6 +81,9 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("lazy_rto", self->lazy_rto);
 	if (self->tx_burst_max > 0 && mrc_param("tx_burst_max") != self->tx_burst_max)
 		mrc_set_param("tx_burst_max", self->tx_burst_max);
+	if (self->tx_burst_spread > 0 &&
+	    mrc_param("tx_burst_spread") != self->tx_burst_spread)
+		mrc_set_param("tx_burst_spread", self->tx_burst_spread);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -710,10 +716,13 @@ TEST_F_TIMEOUT(conn, slow_reader, 180)
  * The receiver acknowledges every ack_every-th segment, and at once at
  * the end of a message: 32 (debug kernel: 8) messages of 16 full
  * segments, read whole and checked, with ack_every 1 (an ACK per segment
- * at least) and 16 (one per message at least, and fewer than one per 4
- * segments: what the sender asks for at once when its window or the
- * credit fills adds a few).  All read, the receiver holds no receive
- * memory.
+ * at least) and 16 (one per message at least, and fewer than one per 2
+ * segments).  At 16 the sender also asks for an ACK at once whenever a
+ * plane's window or the credit fills, so the count follows the windows
+ * the congestion control reaches under emulation: 32 to 187 for 512
+ * segments in runs on 2026-12-04 (it was bounded at a quarter, which the
+ * smaller windows crossed in about half the runs).  All read, the
+ * receiver holds no receive memory.
  */
 TEST_F_TIMEOUT(conn, ack_every, 120)
 {
@@ -746,9 +755,9 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 		       (unsigned long long)si.rx_pkts, (unsigned long long)si.rx_dups,
 		       (unsigned long long)si.acks_tx, (unsigned long long)ci.retrans);
 		EXPECT_EQ((unsigned long long)nmsg * segs, si.rx_pkts);
-		/* 1: at least one per packet; 16: fewer than one per 4 */
+		/* 1: at least one per packet; 16: fewer than one per 2 */
 		EXPECT_TRUE(every[i] == 1 ? si.acks_tx >= si.rx_pkts :
-					    si.acks_tx * 4 < si.rx_pkts);
+					    si.acks_tx * 2 < si.rx_pkts);
 		EXPECT_GE(si.acks_tx, (unsigned long long)nmsg);
 		EXPECT_EQ(0, si.rmem_alloc) TH_LOG("receive memory after everything was read");
 		free(buf);
@@ -993,23 +1002,32 @@ static long snmp_mib(int ns, int home, const char *proto, const char *name)
 }
 
 /*
- * Once A has no connection left (at most 10 s): the packets mrc sent
- * through A's two rails (their counters), and the skbs A's IPv4 sent
- * (Ip: OutRequests; a GSO skb is one, and only mrc sends IPv4 there).
+ * Once A has no connection left and B only its @b_idle (the listener)
+ * (at most 10 s): the packets
+ * mrc sent through A's two rails (their counters), and the skbs A's IPv4
+ * sent (Ip: OutRequests; a GSO skb is one, and only mrc sends IPv4
+ * there), read until two reads agree.
  */
-static int a_tx(int nsa, long *pkts, long *skbs)
+static int a_tx(int nsa, int nsb, int b_idle, long *pkts, long *skbs)
 {
 	long long end = now_ms() + 10000;
+	long p = -1, s = -1;
 
-	while (conn_count(false) > 0) {
+	while (conn_count(false) != 0 || conn_count_in(nsb, nsa, false) != b_idle) {
 		if (now_ms() > end)
 			return -1;
 		usleep(50000);
 	}
-	*pkts = sysfs_read_in(nsa, "/sys/class/net/a0/mrc_rail/tx_packets") +
-		sysfs_read_in(nsa, "/sys/class/net/a1/mrc_rail/tx_packets");
-	*skbs = snmp_mib(nsa, nsa, "Ip:", "OutRequests");
-	return *skbs < 0 ? -1 : 0;
+	do {
+		*pkts = p;
+		*skbs = s;
+		p = sysfs_read_in(nsa, "/sys/class/net/a0/mrc_rail/tx_packets") +
+		    sysfs_read_in(nsa, "/sys/class/net/a1/mrc_rail/tx_packets");
+		s = snmp_mib(nsa, nsa, "Ip:", "OutRequests");
+		if (p < 0 || s < 0 || now_ms() > end)
+			return -1;
+	} while (p != *pkts || s != *skbs);
+	return 0;
 }
 
 /*
@@ -1017,7 +1035,9 @@ static int a_tx(int nsa, long *pkts, long *skbs)
  * message's full segments on one path as one UDP GSO skb, and the
  * receiver gets the same packets as without.  24 (debug kernel: 8)
  * messages of 64 full segments each, read whole and checked, with
- * tx_burst_max 1, then 16, then 16 with checksum offload off on A's rails
+ * tx_burst_max 1, then 16 with tx_burst_spread 1 (bursts as large as the
+ * plane's window allows, not 1/16 of it), then the same with checksum
+ * offload off on A's rails
  * (the stack then cuts each burst and sums every packet in software, and
  * B's UDP checks every sum before mrc sees the packet).  Exactly: B took
  * every packet A sent (new or, if resent after a spurious loss, a
@@ -1028,20 +1048,25 @@ static int a_tx(int nsa, long *pkts, long *skbs)
  */
 TEST_F_TIMEOUT(conn, tx_bursts, 180)
 {
-	static const int burst[] = { 1, 16, 16 };
+	static const int burst[] = { 1, 16, 16 }, spread[] = { 16, 1, 1 };
 	const int nmsg = debug_kernel() ? 8 : 24, segs = 64;
 	long pkts0, skbs0, pkts, skbs, csum0, csum;
 	struct mrc_info ci, si;
 	unsigned char *buf;
-	int c, s, i, k, sz;
+	int c, s, i, k, sz, b_idle;
 
+	b_idle = conn_count_in(self->nsb, self->nsa, false);
+	ASSERT_GE(b_idle, 0);
 	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_max", 0));
 	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_max", 17));
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_spread", 0));
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_spread", 65));
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, mrc_set_param("tx_burst_max", burst[i]));
+		ASSERT_EQ(0, mrc_set_param("tx_burst_spread", spread[i]));
 		/* the third run: no checksum offload on A's rails */
 		ASSERT_EQ(0, i < 2 ? 0 : run("%s", MRC_NO_TX_CSUM));
-		ASSERT_EQ(0, a_tx(self->nsa, &pkts0, &skbs0));
+		ASSERT_EQ(0, a_tx(self->nsa, self->nsb, b_idle, &pkts0, &skbs0));
 		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
 		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
 		ASSERT_EQ(0, get_info(c, &ci));
@@ -1058,11 +1083,19 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 			ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", k);
 			ASSERT_EQ(-1, check_msg(buf, sz, k)) TH_LOG("message %d", k);
 		}
-		ASSERT_EQ(0, get_info(c, &ci));
+		/* all acknowledged: no retransmission still on its way */
+		for (k = 0; k < 100; k++) {
+			ASSERT_EQ(0, get_info(c, &ci));
+			if (!ci.in_flight && !ci.lost)
+				break;
+			usleep(50000);
+		}
+		ASSERT_EQ(0, ci.in_flight + ci.lost);
 		ASSERT_EQ(0, get_info(s, &si));
 		close(c);
 		close(s);
-		ASSERT_EQ(0, a_tx(self->nsa, &pkts, &skbs)) TH_LOG("A's connection did not end");
+		ASSERT_EQ(0, a_tx(self->nsa, self->nsb, b_idle, &pkts, &skbs))
+			TH_LOG("the connection did not end");
 		csum = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
 		TH_LOG("tx_burst_max %d%s: %llu packets, %llu in %llu bursts; "
 		       "A: %ld packets in %ld skbs; %llu resent, %llu in, %llu dups",
@@ -1078,7 +1111,8 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 		EXPECT_EQ((long)(ci.tx_burst_pkts - ci.tx_bursts), (pkts - pkts0) - (skbs - skbs0));
 		/* at 1 none, at 16 some */
 		EXPECT_TRUE(burst[i] == 1 ? ci.tx_bursts == 0 : ci.tx_bursts > 0);
-		EXPECT_LE(ci.tx_burst_pkts, 16 * ci.tx_bursts);
+		/* tx_burst_spread 1: bursts as large as the window allows */
+		EXPECT_TRUE(burst[i] == 1 || ci.tx_burst_pkts > 2 * ci.tx_bursts);
 		free(buf);
 	}
 }

@@ -117,6 +117,48 @@ mrc_pair mx-a6 mx-b6 2 6
 xfer "IPv6 rails" mx-a6 mx-b6 fd00:1::2 $((500 / N)) 1-20000
 check_eq "IPv6: both planes used" 2 "$(field planes "$SENDERR")"
 
+# ---- TX bursts: impaired, jumbo and IPv6 rails -------------------------------------
+# tx_burst_max 16 with tx_burst_spread 1: bursts as large as each plane's
+# window allows.  Impaired rails resend segments first sent in bursts;
+# on the jumbo and IPv6 rails TX checksum offload is off, so the stack
+# cuts every burst and sums every packet in software, and the receiver's
+# UDP checks each sum (a burst over 64 KiB would be cut with wrong ones).
+udp_csum_errors() {
+	ip netns exec "$1" nstat -az UdpInCsumErrors | awk '/UdpInCsumErrors/ { print $2 }'
+}
+params=/sys/module/mrc/parameters
+burst_max0=$(cat $params/tx_burst_max)
+burst_spread0=$(cat $params/tx_burst_spread)
+echo 16 >$params/tx_burst_max
+echo 1 >$params/tx_burst_spread
+for p in 0 1 2 3; do
+	tc -n mx-a4 qdisc add dev a$p root netem delay 1ms 1ms loss 2% duplicate 1% reorder 10%
+	tc -n mx-b4 qdisc add dev b$p root netem delay 1ms loss 1% reorder 5%
+done
+xfer "bursts: 4 impaired rails, $((MIB / 8)) MiB" mx-a4 mx-b4 10.1.0.2 $((bulk_count / 8)) 1-65536
+check "bursts: impaired: $(field burst_pkts "$SENDERR") packets in $(field bursts "$SENDERR") bursts, $(field retrans "$SENDERR") resent" \
+	test "$(field bursts "$SENDERR")" -gt 0 -a "$(field retrans "$SENDERR")" -gt 0
+for p in 0 1 2 3; do
+	tc -n mx-a4 qdisc del dev a$p root
+	tc -n mx-b4 qdisc del dev b$p root
+done
+for ns in mx-aj mx-a6; do
+	ip netns exec $ns ethtool -K a0 tx off >/dev/null
+	ip netns exec $ns ethtool -K a1 tx off >/dev/null
+done
+csum0=$(udp_csum_errors mx-bj)
+xfer "bursts: jumbo rails, software checksums" mx-aj mx-bj 10.1.0.2 $((200 / N)) 100000
+check "bursts: jumbo: $(field burst_pkts "$SENDERR") packets in $(field bursts "$SENDERR") bursts" \
+	test "$(field bursts "$SENDERR")" -gt 0
+check_eq "bursts: jumbo: no UDP checksum error" "$csum0" "$(udp_csum_errors mx-bj)"
+csum0=$(udp_csum_errors mx-b6)
+xfer "bursts: IPv6 rails, software checksums" mx-a6 mx-b6 fd00:1::2 $((500 / N)) 1-20000
+check "bursts: IPv6: $(field burst_pkts "$SENDERR") packets in $(field bursts "$SENDERR") bursts" \
+	test "$(field bursts "$SENDERR")" -gt 0
+check_eq "bursts: IPv6: no UDP checksum error" "$csum0" "$(udp_csum_errors mx-b6)"
+echo "$burst_max0" >$params/tx_burst_max
+echo "$burst_spread0" >$params/tx_burst_spread
+
 # ---- refused connections -------------------------------------------------------------
 start=$(date +%s%N)
 out=$(ip netns exec mx-a4 mrcat -c 10.0.0.2 -p 6999 -m 1 -s 1 -t 30 2>&1)

@@ -42,6 +42,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,8 +186,14 @@ static void print_info(int fd, const char *who)
 	fprintf(stderr, " tx_pkts=%llu retrans=%llu rto=%llu",
 		(unsigned long long)info.tx_pkts, (unsigned long long)info.retrans,
 		(unsigned long long)info.rto);
-	fprintf(stderr, " rx_pkts=%llu dups=%llu\n",
+	fprintf(stderr, " rx_pkts=%llu dups=%llu",
 		(unsigned long long)info.rx_pkts, (unsigned long long)info.rx_dups);
+	/* a kernel from before bursts fills less */
+	if (len >= offsetof(struct mrc_info, tx_burst_pkts) + sizeof(info.tx_burst_pkts))
+		fprintf(stderr, " bursts=%llu burst_pkts=%llu",
+			(unsigned long long)info.tx_bursts,
+			(unsigned long long)info.tx_burst_pkts);
+	fputc('\n', stderr);
 }
 
 static int do_send(struct sockaddr_mrc *peer)

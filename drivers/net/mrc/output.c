@@ -18,7 +18,7 @@
  * pushed in front goes to the wire (its fclone twin: no allocation).
  *
  * Bursts (tx_burst_max > 1): when a plane's window is wide, consecutive
- * segments of a message leave on one path as one UDP GSO skb, the layout
+ * segments of equal size leave on one path as one UDP GSO skb, the layout
  * QUIC uses with UDP_SEGMENT: every segment's payload is preceded in the
  * page fragment by a slot that its first transmission fills with its own
  * headers, so the skb is [hdr|payload][hdr|payload]... in a few page
@@ -30,6 +30,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ipv6.h>
 #include <linux/udp.h>
 
 #include "core/psn.h"
@@ -55,6 +56,22 @@ static const struct kernel_param_ops mrc_tx_burst_max_ops = {
 module_param_cb(tx_burst_max, &mrc_tx_burst_max_ops, &tx_burst_max, 0644);
 MODULE_PARM_DESC(tx_burst_max,
 		 "Most segments sent as one UDP GSO skb (1..16; 1: one skb per packet)");
+
+static unsigned int tx_burst_spread = 16;
+
+static int mrc_tx_burst_spread_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, 64);
+}
+
+static const struct kernel_param_ops mrc_tx_burst_spread_ops = {
+	.set = mrc_tx_burst_spread_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(tx_burst_spread, &mrc_tx_burst_spread_ops, &tx_burst_spread, 0644);
+MODULE_PARM_DESC(tx_burst_spread,
+		 "Bursts a plane's congestion window holds at least (1..64): coarser spraying below");
 
 /*
  * Copy @n bytes of the user's message into @skb's page fragments.  They
@@ -361,9 +378,12 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 
 /*
  * Segments per burst on @plane: 1 unless tx_burst_max allows more and the
- * plane's window holds 16 bursts of them, so that a window is still
- * sprayed over at least 16 draws of the sprayer.  The fabric's narrow
- * windows (a few segments at 5 Mbit/s per rail) always send per packet.
+ * plane's window holds tx_burst_spread (16) bursts of them, so that a
+ * window is still sprayed over at least that many draws of the sprayer.
+ * The fabric's narrow windows (a few segments at 5 Mbit/s per rail)
+ * always send per packet.
+ * A burst and its UDP and IP headers fit 64 KiB: UDP's and IPv4's length
+ * fields are 16 bits (jumbo segments burst less, or not at all).
  */
 static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 {
@@ -371,8 +391,23 @@ static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 
 	if (max <= 1 || !ms->seg_size)
 		return 1;
-	return clamp_t(u32, mrc_plane(ms, plane)->cc.cwnd / (16 * ms->seg_size),
-		       1, max);
+	max = min_t(u32, max, (U16_MAX - sizeof(struct udphdr) - sizeof(struct ipv6hdr)) /
+			      (MRC_DATA_HDR_LEN + ms->seg_size));
+	return clamp_t(u32, mrc_plane(ms, plane)->cc.cwnd /
+			    (READ_ONCE(tx_burst_spread) * ms->seg_size), 1, max ?: 1);
+}
+
+/*
+ * May segment @skb follow one of @last_len bytes in a burst whose
+ * segments are @seg_len bytes: it has a slot, is no CLOSE, holds at most
+ * @seg_len bytes, and the one before it was full.
+ */
+static bool mrc_output_burst_fits(const struct sk_buff *skb, u32 seg_len,
+				  u32 last_len)
+{
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+
+	return cb->slot && !cb->close && last_len == seg_len && cb->len <= seg_len;
 }
 
 /* The slot in front of segment @skb's payload (MRC_SKB_CB(skb)->slot). */
@@ -413,12 +448,13 @@ static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb)
 
 /*
  * Send up to @k new segments, the first in the send queue and the ones
- * after it, on path @path as one skb: one GSO skb of up to @k packets
- * when they are consecutive full segments (the last may be short), each
- * with its headers in its slot.  The caller checked that the first may
- * go now (credit, ring, window) and has a slot.
+ * after it (of one message or several), on path @path as one GSO skb:
+ * segments of the first one's size, the last maybe shorter, each with its
+ * headers in its slot.  The caller checked that the first may go now
+ * (credit, ring, window) and has a slot.
  *
- * Return: false if nothing was sent (out of memory).
+ * Return: false if nothing was sent (a second segment may not follow
+ * now, or out of memory): the caller sends the first alone.
  */
 static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 			     struct mrc_spray_plane *planes,
@@ -427,8 +463,21 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 	struct mrc_txwin *w = &ms->txw;
 	struct mrc_ev *e = &ms->evs[path];
 	struct mrc_spray_plane *pl = &planes[e->plane];
-	u32 n = 0, seg_len = 0, last_len = 0;
-	struct sk_buff *b, *skb;
+	u32 n = 0, seg_len, last_len;
+	struct sk_buff *b, *skb, *next;
+
+	/*
+	 * A burst of one would cost an skb where the clone of the fclone
+	 * pair costs nothing: only when a second segment may follow.
+	 */
+	skb = skb_peek(&ms->send_queue);
+	next = skb_peek_next(skb, &ms->send_queue);
+	seg_len = MRC_SKB_CB(skb)->len;
+	if (!next || !mrc_output_burst_fits(next, seg_len, seg_len) ||
+	    pl->avail <= seg_len || w->in_flight + 1 >= MRC_MAX_INFLIGHT ||
+	    w->nxt - w->una + 1 >= w->size || !mrc_psn_before(w->nxt + 1, ms->rwnd_psn))
+		return false;
+	last_len = seg_len;
 
 	b = alloc_skb(MRC_XMIT_HEADROOM, GFP_ATOMIC);
 	if (!b)
@@ -441,8 +490,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 		int tx;
 
 		/* GSO: every segment of gso_size bytes, but the last. */
-		if (!cb->slot || cb->close || (n && last_len != seg_len) ||
-		    (n && cb->len > seg_len) ||
+		if ((n && !mrc_output_burst_fits(skb, seg_len, last_len)) ||
 		    skb_shinfo(b)->nr_frags + skb_shinfo(skb)->nr_frags > MAX_SKB_FRAGS)
 			break;
 		if (n && (w->in_flight >= MRC_MAX_INFLIGHT || !mrc_txwin_room(w) ||
@@ -460,8 +508,6 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 		}
 		mrc_output_hdr(ms, cb, mrc_output_slot(skb), psn, tx, e->ev, ack_now);
 		mrc_output_burst_add(b, skb);
-		if (!n)
-			seg_len = cb->len;
 		last_len = cb->len;
 		n++;
 	}
