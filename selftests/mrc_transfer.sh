@@ -129,6 +129,13 @@ udp_csum_errors() {
 params=/sys/module/mrc/parameters
 burst_max0=$(cat $params/tx_burst_max)
 burst_spread0=$(cat $params/tx_burst_spread)
+check "bursts: parameters read ($burst_max0, $burst_spread0)" test -n "$burst_max0" -a -n "$burst_spread0"
+# restored however the script ends: the module stays loaded for the next test
+restore_bursts() {
+	echo "$burst_max0" >$params/tx_burst_max
+	echo "$burst_spread0" >$params/tx_burst_spread
+}
+trap 'restore_bursts; _ns_cleanup' EXIT
 echo 16 >$params/tx_burst_max
 echo 1 >$params/tx_burst_spread
 for p in 0 1 2 3; do
@@ -156,8 +163,8 @@ xfer "bursts: IPv6 rails, software checksums" mx-a6 mx-b6 fd00:1::2 $((500 / N))
 check "bursts: IPv6: $(field burst_pkts "$SENDERR") packets in $(field bursts "$SENDERR") bursts" \
 	test "$(field bursts "$SENDERR")" -gt 0
 check_eq "bursts: IPv6: no UDP checksum error" "$csum0" "$(udp_csum_errors mx-b6)"
-echo "$burst_max0" >$params/tx_burst_max
-echo "$burst_spread0" >$params/tx_burst_spread
+restore_bursts
+trap _ns_cleanup EXIT
 
 # ---- refused connections -------------------------------------------------------------
 start=$(date +%s%N)

@@ -382,8 +382,9 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
  * window is still sprayed over at least that many draws of the sprayer.
  * The fabric's narrow windows (a few segments at 5 Mbit/s per rail)
  * always send per packet.
- * A burst and its UDP and IP headers fit 64 KiB: UDP's and IPv4's length
- * fields are 16 bits (jumbo segments burst less, or not at all).
+ * A burst and its UDP and IP headers fit 64 KiB: UDP's length, IPv4's
+ * tot_len and IPv6's payload_len are 16 bits (jumbo segments burst less,
+ * or not at all).
  */
 static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 {
@@ -474,6 +475,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 	next = skb_peek_next(skb, &ms->send_queue);
 	seg_len = MRC_SKB_CB(skb)->len;
 	if (!next || !mrc_output_burst_fits(next, seg_len, seg_len) ||
+	    skb_shinfo(skb)->nr_frags + skb_shinfo(next)->nr_frags > MAX_SKB_FRAGS ||
 	    pl->avail <= seg_len || w->in_flight + 1 >= MRC_MAX_INFLIGHT ||
 	    w->nxt - w->una + 1 >= w->size || !mrc_psn_before(w->nxt + 1, ms->rwnd_psn))
 		return false;
@@ -494,8 +496,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 		    skb_shinfo(b)->nr_frags + skb_shinfo(skb)->nr_frags > MAX_SKB_FRAGS)
 			break;
 		if (n && (w->in_flight >= MRC_MAX_INFLIGHT || !mrc_txwin_room(w) ||
-			  !mrc_psn_before(psn, ms->rwnd_psn) || !pl->avail ||
-			  !mrc_ev_usable(e)))
+			  !mrc_psn_before(psn, ms->rwnd_psn) || !pl->avail))
 			break;
 		__skb_unlink(skb, &ms->send_queue);
 		ms->txskb[psn & (w->size - 1)] = skb;
@@ -573,7 +574,9 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		if (MRC_SKB_CB(skb)->slot && !MRC_SKB_CB(skb)->close) {
 			u32 k = mrc_output_burst_segs(ms, ms->evs[path].plane);
 
-			if (k > 1 && mrc_output_burst(ms, path, k, planes, xq))
+			/* not on a path of last resort: it takes one packet */
+			if (k > 1 && mrc_ev_usable(&ms->evs[path]) &&
+			    mrc_output_burst(ms, path, k, planes, xq))
 				continue;
 		}
 		psn = w->nxt;
