@@ -102,6 +102,25 @@ static void connect_pair(struct __test_metadata *_metadata, int lfd,
 	ASSERT_GE(*s, 0) TH_LOG("accept: %s", strerror(-*s));
 }
 
+/*
+ * Send @nmsg messages of @sz bytes (keys 0..@nmsg - 1) from @c, all at
+ * once, then read each whole on @s and check it; @buf holds @sz + 1.
+ */
+static void send_recv_msgs(struct __test_metadata *_metadata, int c, int s,
+			   unsigned char *buf, int sz, int nmsg)
+{
+	int k;
+
+	for (k = 0; k < nmsg; k++) {
+		fill_msg(buf, sz, k);
+		ASSERT_EQ(sz, do_send(c, buf, sz, 0)) TH_LOG("message %d", k);
+	}
+	for (k = 0; k < nmsg; k++) {
+		ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", k);
+		ASSERT_EQ(-1, check_msg(buf, sz, k)) TH_LOG("message %d", k);
+	}
+}
+
 /* ---- 1. connect and accept ---------------------------------------------- */
 
 TEST_F(conn, connect_accept)
@@ -730,7 +749,7 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 	const int nmsg = debug_kernel() ? 8 : 32, segs = 16;
 	struct mrc_info ci, si;
 	unsigned char *buf;
-	int c, s, i, k, sz;
+	int c, s, i, sz;
 
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, mrc_set_param("ack_every", every[i]));
@@ -740,14 +759,7 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 		sz = ci.seg_size * segs;
 		buf = malloc(sz + 1);
 		ASSERT_NE(NULL, buf);
-		for (k = 0; k < nmsg; k++) {
-			fill_msg(buf, sz, k);
-			ASSERT_EQ(sz, do_send(c, buf, sz, 0)) TH_LOG("message %d", k);
-		}
-		for (k = 0; k < nmsg; k++) {
-			ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", k);
-			ASSERT_EQ(-1, check_msg(buf, sz, k)) TH_LOG("message %d", k);
-		}
+		send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
 		ASSERT_EQ(0, get_info(s, &si));
 		ASSERT_EQ(0, get_info(c, &ci));
 		TH_LOG("ack_every %d: %llu packets in (%llu dups), %llu ACKs out, %llu resent",
@@ -1078,14 +1090,7 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 		ASSERT_NE(NULL, buf);
 		csum0 = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
 		ASSERT_GE(csum0, 0);
-		for (k = 0; k < nmsg; k++) {
-			fill_msg(buf, sz, k);
-			ASSERT_EQ(sz, do_send(c, buf, sz, 0)) TH_LOG("message %d", k);
-		}
-		for (k = 0; k < nmsg; k++) {
-			ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", k);
-			ASSERT_EQ(-1, check_msg(buf, sz, k)) TH_LOG("message %d", k);
-		}
+		send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
 		/* all acknowledged: no retransmission still on its way */
 		for (k = 0; k < 100; k++) {
 			ASSERT_EQ(0, get_info(c, &ci));

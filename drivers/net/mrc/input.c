@@ -64,19 +64,7 @@ MODULE_PARM_DESC(rx_coalesce,
 		 "Keep a message's in-order segments in one skb, charged what their pages take");
 
 static unsigned int ack_every = MRC_ACK_EVERY;
-
-static int mrc_ack_every_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, MRC_ACK_EVERY_MAX);
-}
-
-static const struct kernel_param_ops mrc_ack_every_ops = {
-	.set = mrc_ack_every_set,
-	.get = param_get_uint,
-};
-
-/* Out of range: EINVAL at load or on write. */
-module_param_cb(ack_every, &mrc_ack_every_ops, &ack_every, 0644);
+MRC_PARAM_UINT_RANGE(ack_every, ack_every, 1, MRC_ACK_EVERY_MAX);
 MODULE_PARM_DESC(ack_every,
 		 "ACK at least every N data segments, 1-" __stringify(MRC_ACK_EVERY_MAX)
 		 " (sooner at a message's end, for CE, duplicates, and within "

@@ -29,6 +29,7 @@
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/kobject.h>
+#include <linux/moduleparam.h>
 #include <linux/netdevice.h>
 #include <linux/percpu.h>
 #include <linux/sizes.h>
@@ -53,6 +54,23 @@ struct mrc_module_params {
 };
 
 extern struct mrc_module_params mrc_params;
+
+/*
+ * MRC_PARAM_UINT_RANGE() - the writable module parameter @name, the
+ * unsigned int @var (as module_param_named()), which takes only @lo..@hi:
+ * anything else is EINVAL at load or on write.
+ */
+#define MRC_PARAM_UINT_RANGE(name, var, lo, hi)				\
+	static int mrc_param_##name##_set(const char *val,		\
+					  const struct kernel_param *kp) \
+	{								\
+		return param_set_uint_minmax(val, kp, lo, hi);		\
+	}								\
+	static const struct kernel_param_ops mrc_param_##name##_ops = { \
+		.set = mrc_param_##name##_set,				\
+		.get = param_get_uint,					\
+	};								\
+	module_param_cb(name, &mrc_param_##name##_ops, &(var), 0644)
 
 /* Default of the max-msg-size tunable of a new device (1 MiB). */
 #define MRC_MAX_MSG_SIZE_DEFAULT	SZ_1M

@@ -41,35 +41,12 @@
 #define MRC_TX_BURST_LIMIT	16
 
 static unsigned int tx_burst_max = 1;
-
-static int mrc_tx_burst_max_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, MRC_TX_BURST_LIMIT);
-}
-
-static const struct kernel_param_ops mrc_tx_burst_max_ops = {
-	.set = mrc_tx_burst_max_set,
-	.get = param_get_uint,
-};
-
-/* Out of range: EINVAL at load or on write. */
-module_param_cb(tx_burst_max, &mrc_tx_burst_max_ops, &tx_burst_max, 0644);
+MRC_PARAM_UINT_RANGE(tx_burst_max, tx_burst_max, 1, MRC_TX_BURST_LIMIT);
 MODULE_PARM_DESC(tx_burst_max,
 		 "Most segments sent as one UDP GSO skb (1..16; 1: one skb per packet)");
 
 static unsigned int tx_burst_spread = 16;
-
-static int mrc_tx_burst_spread_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, 1, 64);
-}
-
-static const struct kernel_param_ops mrc_tx_burst_spread_ops = {
-	.set = mrc_tx_burst_spread_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(tx_burst_spread, &mrc_tx_burst_spread_ops, &tx_burst_spread, 0644);
+MRC_PARAM_UINT_RANGE(tx_burst_spread, tx_burst_spread, 1, 64);
 MODULE_PARM_DESC(tx_burst_spread,
 		 "Bursts a plane's congestion window holds at least (1..64): coarser spraying below");
 
