@@ -193,6 +193,10 @@ static void print_info(int fd, const char *who)
 		fprintf(stderr, " bursts=%llu burst_pkts=%llu",
 			(unsigned long long)info.tx_bursts,
 			(unsigned long long)info.tx_burst_pkts);
+	if (len >= offsetof(struct mrc_info, rx_burst_pkts) + sizeof(info.rx_burst_pkts))
+		fprintf(stderr, " rx_bursts=%llu rx_burst_pkts=%llu",
+			(unsigned long long)info.rx_bursts,
+			(unsigned long long)info.rx_burst_pkts);
 	fputc('\n', stderr);
 }
 

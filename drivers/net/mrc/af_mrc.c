@@ -1181,6 +1181,8 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->max_msg = ms->max_msg;
 	info->tx_bursts = ms->stats.tx_bursts;
 	info->tx_burst_pkts = ms->stats.tx_burst_pkts;
+	info->rx_bursts = ms->stats.rx_bursts;
+	info->rx_burst_pkts = ms->stats.rx_burst_pkts;
 	spin_unlock_bh(&ms->lock);
 	/* sk_uid: what routing sees, and what a TCP child inherits. */
 	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, ms->sk.sk_uid);

@@ -24,6 +24,16 @@ static inline void mrc_netdev_set_netns_immutable(struct net_device *dev)
 #endif
 }
 
+/* 6.12 has skbs whose frags are device memory (net_iov), not pages. */
+static inline bool mrc_skb_frags_readable(const struct sk_buff *skb)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	return skb_frags_readable(skb);
+#else
+	return true;
+#endif
+}
+
 /* 6.2 moved a dump's parsed attributes into a struct genl_info. */
 static inline struct nlattr **mrc_genl_dump_attrs(struct netlink_callback *cb)
 {

@@ -501,6 +501,129 @@ static bool mrc_input_on_grid(u32 seg, u32 msg_len, u32 off, u32 len)
 }
 
 /*
+ * A received DATA or CLOSE segment: a packet of its own (@skb, data at
+ * the mrc header; kept or freed by the receive path), or one segment of
+ * a burst (@burst, not ours: its bytes from @off are referenced, never
+ * freed, and @skb is the skb made for them, if any).
+ */
+struct mrc_rx_seg {
+	struct sk_buff *skb;
+	const struct sk_buff *burst;
+	u32 off;
+};
+
+/*
+ * Fragment slots that referencing @len bytes of @from at @off (all in its
+ * page fragments) would add to @to; -1 if any of them are in @from's
+ * linear part.  The first may extend @to's last fragment.
+ */
+static int mrc_input_frags_need(struct sk_buff *to, const struct sk_buff *from,
+				u32 off, u32 len)
+{
+	const struct skb_shared_info *si = skb_shinfo(from);
+	u32 pos = skb_headlen(from);
+	int i, need = 0, nr = skb_shinfo(to)->nr_frags;
+
+	if (off < pos)
+		return -1;
+	for (i = 0; i < si->nr_frags && len; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		u32 fl = skb_frag_size(f), n;
+
+		if (off >= pos + fl) {
+			pos += fl;
+			continue;
+		}
+		n = min(pos + fl - off, len);
+		if (need || !nr ||
+		    !skb_can_coalesce(to, nr, skb_frag_page(f),
+				      skb_frag_off(f) + off - pos))
+			need++;
+		off += n;
+		len -= n;
+		pos += fl;
+	}
+	return len ? -1 : need;
+}
+
+/*
+ * Reference @len bytes of @from at @off (mrc_input_frags_need() said they
+ * fit) from @to's page fragments: a page reference each, no copy (a
+ * piece that extends @to's last fragment within its page needs none).
+ * The caller adds their truesize (mrc_input_burst_truesize()).
+ */
+static void mrc_input_frags_add(struct sk_buff *to, const struct sk_buff *from,
+				u32 off, u32 len)
+{
+	const struct skb_shared_info *si = skb_shinfo(from);
+	u32 pos = skb_headlen(from);
+	int i;
+
+	for (i = 0; i < si->nr_frags && len; i++) {
+		const skb_frag_t *f = &si->frags[i];
+		struct page *page = skb_frag_page(f);
+		u32 fl = skb_frag_size(f), n, poff;
+		int nr = skb_shinfo(to)->nr_frags;
+
+		if (off >= pos + fl) {
+			pos += fl;
+			continue;
+		}
+		n = min(pos + fl - off, len);
+		poff = skb_frag_off(f) + off - pos;
+		if (nr && skb_can_coalesce(to, nr, page, poff)) {
+			skb_frag_size_add(&skb_shinfo(to)->frags[nr - 1], n);
+		} else {
+			get_page(page);
+			skb_fill_page_desc(to, nr, page, poff, n);
+		}
+		to->len += n;
+		to->data_len += n;
+		off += n;
+		len -= n;
+		pos += fl;
+	}
+}
+
+/*
+ * What @len bytes of @burst cost: their share of its truesize (the pages
+ * they keep alive were charged with it), at least the bytes.
+ */
+static u32 mrc_input_burst_truesize(const struct sk_buff *burst, u32 len)
+{
+	return max_t(u64, len, div_u64((u64)burst->truesize * len, burst->len));
+}
+
+/*
+ * The skb of a burst's segment placed on its own: its bytes in the
+ * burst's linear part copied, the rest referenced.  NULL without memory.
+ */
+static struct sk_buff *mrc_input_burst_skb(const struct sk_buff *burst, u32 off,
+					   u32 len)
+{
+	u32 hl = skb_headlen(burst);
+	u32 lin = off < hl ? min(hl - off, len) : 0;
+	struct sk_buff *c;
+	int need;
+
+	c = alloc_skb(lin, GFP_ATOMIC);
+	if (!c)
+		return NULL;
+	if (lin)
+		skb_put_data(c, burst->data + off, lin);
+	if (len > lin) {
+		need = mrc_input_frags_need(c, burst, off + lin, len - lin);
+		if (need < 0 || need > MAX_SKB_FRAGS) {
+			kfree_skb(c);
+			return NULL;
+		}
+		mrc_input_frags_add(c, burst, off + lin, len - lin);
+		c->truesize += mrc_input_burst_truesize(burst, len - lin);
+	}
+	return c;
+}
+
+/*
  * The skb of a segment we keep: no headers, no route, no conntrack entry,
  * no owner, and not bigger than the credit priced it (else a compact
  * copy).  NULL when out of memory (@skb is freed then).
@@ -578,6 +701,43 @@ static enum mrc_coalesce mrc_input_coalesce(struct mrc_sock *ms,
 }
 
 /*
+ * Receive coalescing of a burst's segment (@seg): its bytes are
+ * referenced from the last run of its message when they continue it and
+ * the run's skb is ours alone with fragment slots to spare (each segment
+ * takes one: the next segment's headers lie between two payloads, so a
+ * run holds at most MAX_SKB_FRAGS of them).  The run is charged the
+ * segment's share of the burst's truesize; what the segment would cost
+ * alone must fit.
+ */
+static enum mrc_coalesce mrc_input_coalesce_burst(struct mrc_sock *ms,
+						  struct mrc_rx_msg *m,
+						  const struct mrc_rx_seg *seg,
+						  u32 off, u32 len)
+{
+	struct sk_buff *to = m->last;
+	u32 ts;
+	int need;
+
+	if (!READ_ONCE(rx_coalesce) || !to || mrc_input_seg_end(to) != off ||
+	    skb_cloned(to) || to->pp_recycle || skb_zcopy(to))
+		return MRC_COALESCE_NO;
+	need = mrc_input_frags_need(to, seg->burst, seg->off, len);
+	if (need < 0 || skb_shinfo(to)->nr_frags + need > MAX_SKB_FRAGS)
+		return MRC_COALESCE_NO;
+	ts = mrc_input_burst_truesize(seg->burst, len);
+	if (!mrc_input_may_charge(ms, (struct sk_buff *)seg->burst,
+				  SKB_TRUESIZE(0) + ts))
+		return MRC_COALESCE_NOBUFS;
+	mrc_input_frags_add(to, seg->burst, seg->off, len);
+	to->truesize += ts;
+	mrc_input_charged(ms, ts);
+	MRC_SKB_CB(to)->len += len;
+	m->got += len;
+	m->charged += ts;
+	return MRC_COALESCE_DONE;
+}
+
+/*
  * A segment that becomes its message's last run and has bytes after it
  * gets a head of its own, so that the next segments can be added to it
  * (its truesize is read after): on veth one allocation per run, none for
@@ -593,9 +753,12 @@ static void mrc_input_unshare(const struct mrc_rx_msg *m, struct sk_buff *skb)
 		skb_unclone(skb, GFP_ATOMIC);
 }
 
-/* A new DATA segment. On MRC_DROP_NONE the skb was kept (*@skbp). */
+/*
+ * A new DATA segment.  On MRC_DROP_NONE it was kept; otherwise @seg->skb
+ * is what the caller frees (NULL: nothing).
+ */
 static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
-					   struct sk_buff **skbp,
+					   struct mrc_rx_seg *seg,
 					   const struct mrc_pkt *pkt)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
@@ -629,8 +792,22 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 		m = new;
 	}
 
-	skb = mrc_input_keep(ms, *skbp, pkt, len);
-	*skbp = skb;
+	if (seg->burst) {
+		if (!new) {
+			switch (mrc_input_coalesce_burst(ms, m, seg, off, len)) {
+			case MRC_COALESCE_NOBUFS:
+				return MRC_DROP_NO_BUFFER;
+			case MRC_COALESCE_DONE:
+				goto placed;
+			case MRC_COALESCE_NO:
+				break;
+			}
+		}
+		skb = mrc_input_burst_skb(seg->burst, seg->off, len);
+	} else {
+		skb = mrc_input_keep(ms, seg->skb, pkt, len);
+	}
+	seg->skb = skb;
 	if (!skb) {
 		kfree(new);
 		return MRC_DROP_NO_BUFFER;
@@ -639,12 +816,12 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 	MRC_SKB_CB(skb)->len = len;
 	MRC_SKB_CB(skb)->msg_id = msg_id;
 	MRC_SKB_CB(skb)->msg_len = msg_len;
-	if (!new) {
+	if (!new && !seg->burst) {
 		switch (mrc_input_coalesce(ms, m, skb)) {
 		case MRC_COALESCE_NOBUFS:
 			return MRC_DROP_NO_BUFFER;
 		case MRC_COALESCE_DONE:
-			*skbp = NULL;
+			seg->skb = NULL;
 			goto placed;
 		case MRC_COALESCE_NO:
 			break;
@@ -702,11 +879,11 @@ static void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
 }
 
 /*
- * DATA or CLOSE.  Returns true if @skb was kept (or freed here); sets
- * *@dropped when it was counted as a drop.
+ * DATA or CLOSE.  Returns true if @seg's skb was kept (or freed here);
+ * sets *@dropped when it was counted as a drop.
  */
 static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
-			  struct sk_buff *skb, const struct mrc_pkt *pkt,
+			  struct mrc_rx_seg *seg, const struct mrc_pkt *pkt,
 			  bool ce, bool *dropped, struct sk_buff_head *xq)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
@@ -758,10 +935,10 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			}
 			now = true;
 		} else {
-			reason = mrc_input_data(ms, &skb, pkt);
+			reason = mrc_input_data(ms, seg, pkt);
 			if (reason) {
-				if (skb)
-					kfree_skb(skb);
+				if (seg->skb)
+					kfree_skb(seg->skb);
 				mrc_input_drop(ms, rail, dropped, reason);
 				return true;	/* consumed here */
 			}
@@ -912,23 +1089,16 @@ static void mrc_input_reset(struct mrc_sock *ms, struct sk_buff_head *xq)
 	}
 }
 
-/**
- * mrc_input() - a packet for this connection arrived
- * @ms: the connection (conn lock)
- * @rail: the rail it came in on
- * @plane: that rail's plane (read once by the caller)
- * @skb: the packet, data at the mrc header (consumed)
- * @pkt: its parsed headers
- * @ce: the IP header carried CE
- * @xq: where replies are queued
+/*
+ * A packet or a burst's segment (@seg) for this connection; returns true
+ * if @seg->skb was kept or freed, sets *@dropped when counted as a drop.
  */
-void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
-	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
-	       struct sk_buff_head *xq)
+static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+			struct mrc_rx_seg *seg, struct mrc_pkt *pkt, bool ce,
+			bool *droppedp, struct sk_buff_head *xq)
 {
 	bool kept = false, dropped = false;
 
-	lockdep_assert_held(&ms->lock);
 	if (ms->state == MRC_ST_ESTABLISHED && !mrc_plane_proven(ms, plane))
 		mrc_challenge_heard(ms, plane);
 	switch (pkt->type) {
@@ -961,7 +1131,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK)
 			mrc_input_ack(ms, rail, pkt, &dropped, xq);
 		else
-			kept = mrc_input_seg(ms, rail, plane, skb, pkt, ce, &dropped, xq);
+			kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);
 		break;
 	case MRC_PKT_PROBE:
 		/* A challenge may overtake the ACK completing the handshake. */
@@ -1006,12 +1176,65 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_input_drop(ms, rail, &dropped, MRC_DROP_TYPE);
 		break;
 	}
-	if (kept)
+	*droppedp = dropped;
+	return kept;
+}
+
+/**
+ * mrc_input() - a packet for this connection arrived
+ * @ms: the connection (conn lock)
+ * @rail: the rail it came in on
+ * @plane: that rail's plane (read once by the caller)
+ * @skb: the packet, data at the mrc header (consumed)
+ * @pkt: its parsed headers
+ * @ce: the IP header carried CE
+ * @xq: where replies are queued
+ */
+void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
+	       struct sk_buff_head *xq)
+{
+	struct mrc_rx_seg seg = { .skb = skb };
+	bool dropped;
+
+	lockdep_assert_held(&ms->lock);
+	if (__mrc_input(ms, rail, plane, &seg, pkt, ce, &dropped, xq))
 		return;
 	if (dropped)
 		kfree_skb(skb);		/* what drop monitors should see */
 	else
 		consume_skb(skb);
+}
+
+/**
+ * mrc_input_burst() - a segment of a burst for this connection arrived
+ * @ms: the connection (conn lock)
+ * @rail: the rail the burst came in on
+ * @plane: that rail's plane (read once by the caller)
+ * @burst: the burst (a UDP GSO skb; not consumed here)
+ * @off: where the segment's payload starts in @burst's data
+ * @pkt: the segment's parsed headers (a DATA packet's)
+ * @ce: the burst's IP header carried CE
+ * @xq: where replies are queued
+ *
+ * The segment is processed as a packet of its own would be, but its bytes
+ * stay where they are: a segment that continues its message's last run
+ * is referenced from that run's skb (no allocation), any other gets an
+ * skb that references them.
+ *
+ * Return: true if the segment was dropped (and counted).
+ */
+bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
+		     bool ce, struct sk_buff_head *xq)
+{
+	struct mrc_rx_seg seg = { .burst = burst, .off = off };
+	bool dropped;
+
+	lockdep_assert_held(&ms->lock);
+	/* Its skb, if one was made, was kept or freed there. */
+	__mrc_input(ms, rail, plane, &seg, pkt, ce, &dropped, xq);
+	return dropped;
 }
 
 /**

@@ -139,6 +139,8 @@ struct mrc_endpoint_rail {
  * @tx_pkts: DATA/CLOSE packets sent, retransmissions included
  * @tx_bursts: skbs of two or more of those packets (UDP GSO, output.c)
  * @tx_burst_pkts: the packets they carried
+ * @rx_bursts: UDP GSO skbs received whole (udp.c)
+ * @rx_burst_pkts: the packets they carried
  * @retrans: retransmissions
  * @rto: retransmission timeouts
  * @rx_msgs: messages delivered to recvmsg
@@ -155,6 +157,8 @@ struct mrc_conn_stats {
 	u64 tx_pkts;
 	u64 tx_bursts;
 	u64 tx_burst_pkts;
+	u64 rx_bursts;
+	u64 rx_burst_pkts;
 	u64 retrans;
 	u64 rto;
 	u64 rx_msgs;
@@ -590,6 +594,9 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 				 sizeof(struct udphdr))
 
 /* input.c */
+bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
+		     bool ce, struct sk_buff_head *xq);
 void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);

@@ -3,13 +3,21 @@
  * udp.c - mrc's UDP sockets: where packets come in.
  *
  * mrc packets are UDP datagrams to the device's udp-port.  Each port in use
- * in a namespace has one IPv4 and one IPv6 kernel socket with an
- * encapsulation receive hook (the UDP tunnel pattern of vxlan, wireguard
- * and rxe), shared by the devices using that port; all devices of a fabric
- * use the same port.  Receiving through a UDP socket rather than an
- * rx_handler keeps the rail's IP stack in charge: fragments, netfilter,
- * tcpdump and the checksum (a corrupted packet is dropped and counted by
- * UDP, UdpInCsumErrors, before mrc sees it) all work as for any UDP.
+ * in a namespace has one IPv4 and one IPv6 kernel socket, shared by the
+ * devices using that port; all devices of a fabric use the same port.
+ * Receiving through a UDP socket rather than an rx_handler keeps the
+ * rail's IP stack in charge: fragments, netfilter and tcpdump work as for
+ * any UDP, and a corrupted packet is dropped and counted as UDP counts it
+ * (UdpInCsumErrors) before mrc parses it.
+ *
+ * With rx_burst on (the default) the sockets work as plain UDP sockets
+ * that accept UDP GSO, drained by their sk_data_ready as each datagram is
+ * queued (in the softirq that queued it): UDP cuts every GSO skb for a
+ * socket with an encap_rcv hook (udp_unexpected_gso()), and a peer's
+ * burst (output.c) is taken whole here, its segments read where they lie
+ * (mrc_udp_rcv_burst()).  With rx_burst off they are UDP tunnel sockets
+ * (the pattern of vxlan, wireguard and rxe): every packet goes straight
+ * to the encap_rcv hook, without the queue, and bursts arrive cut.
  *
  * A packet is attributed to the rail it arrived on (skb->dev); from there
  * to its device and to a connection by the id in its header.
@@ -26,6 +34,18 @@
 #include <net/udp_tunnel.h>
 
 #include "sock.h"
+
+/* A kernel UDP socket's receive queue: 64 KiB bursts from many CPUs. */
+#define MRC_UDP_RCVBUF		(4 << 20)
+/* Datagrams one sk_data_ready call takes at most (each queuing calls it). */
+#define MRC_UDP_DRAIN_MAX	64
+/* Segments of a burst taken whole at most (UDP_SEGMENT allows 128). */
+#define MRC_RX_BURST_MAX	64
+
+static bool rx_burst = true;
+module_param(rx_burst, bool, 0644);
+MODULE_PARM_DESC(rx_burst,
+		 "Take a peer's UDP GSO burst whole (0: every packet through the encap_rcv hook, bursts cut by UDP)");
 
 /**
  * mrc_count_drop() - count a dropped received packet
@@ -58,15 +78,15 @@ void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 	}
 }
 
-/* Count a received packet on its device, rail and RX queue. */
+/* Count @pkts received packets on their device, rail and RX queue. */
 static void mrc_count_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
-			 const struct sk_buff *skb, unsigned int len)
+			 const struct sk_buff *skb, u32 pkts, unsigned int len)
 {
 	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
 	u32 q;
 
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->rx_packets);
+	u64_stats_add(&s->rx_packets, pkts);
 	u64_stats_add(&s->rx_bytes, len);
 	u64_stats_update_end(&s->syncp);
 
@@ -75,9 +95,9 @@ static void mrc_count_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 		q = 0;
 	s = this_cpu_ptr(rail->stats);
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->rx_packets);
+	u64_stats_add(&s->rx_packets, pkts);
 	u64_stats_add(&s->rx_bytes, len);
-	u64_stats_inc(&s->queue[2 * q]);
+	u64_stats_add(&s->queue[2 * q], pkts);
 	u64_stats_add(&s->queue[2 * q + 1], len);
 	u64_stats_update_end(&s->syncp);
 }
@@ -164,7 +184,222 @@ static bool mrc_udp_local_unicast(struct net *net, const struct net_device *dev,
 	       ipv6_chk_addr(net, daddr, NULL, 0);
 }
 
-static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+/* The packet's addresses and DS field, from its IP header. */
+static void mrc_udp_addrs(const struct sk_buff *skb, struct in6_addr *saddr,
+			  struct in6_addr *daddr, u8 *dsfield)
+{
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, saddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, daddr);
+		*dsfield = ip_hdr(skb)->tos;
+	} else {
+		*saddr = ipv6_hdr(skb)->saddr;
+		*daddr = ipv6_hdr(skb)->daddr;
+		*dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+	}
+}
+
+/*
+ * The connection @pkt (from @saddr, on @rail of @mdev, @plane) is for,
+ * with a reference, if its sender may speak for it; else NULL and
+ * *@reason (a packet of no connection is answered with a RESET).
+ * Context: RCU.
+ */
+static struct mrc_sock *mrc_udp_conn(struct net *net, struct mrc_dev *mdev,
+				     struct mrc_rail *rail, u8 plane,
+				     const struct mrc_pkt *pkt,
+				     const struct in6_addr *saddr,
+				     enum mrc_drop_reason *reason)
+{
+	struct mrc_sock *ms;
+	u8 state;
+
+	ms = mrc_conn_lookup(net, pkt->dst_conn);
+	if (!ms) {
+		/* Tell the sender, but never answer a RESET with a RESET. */
+		if (pkt->type != MRC_PKT_RESET)
+			mrc_reset_reply(mdev, rail, pkt, saddr, MRC_RESET_NO_CONN);
+		*reason = MRC_DROP_NO_CONN;
+		return NULL;
+	}
+	/*
+	 * Only the peer, from its rail on this plane, speaks for the
+	 * connection; until its rails and id are known (REQ_SENT: ACCEPT or
+	 * RESET) only the address connect() named does, with our isn.
+	 */
+	/* Acquire: the peer's rails were set before the state said so. */
+	state = smp_load_acquire(&ms->state);
+	if (READ_ONCE(ms->mdev) != mdev ||
+	    (state == MRC_ST_REQ_SENT ?
+	     !mrc_udp_req_answer(ms, pkt, saddr) :
+	     !mrc_prail(ms, plane)->family ||
+	     !ipv6_addr_equal(saddr, &mrc_prail(ms, plane)->addr) ||
+	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
+		sock_put(&ms->sk);
+		*reason = MRC_DROP_BAD_SOURCE;
+		return NULL;
+	}
+	return ms;
+}
+
+/*
+ * Can @skb, a GSO skb, be taken whole: UDP segmentation (a peer's burst,
+ * output.c) of at most MRC_RX_BURST_MAX segments that can hold a DATA
+ * header, in page fragments whose pages may simply be referenced (not a
+ * page pool's, not zero-copy user memory, not device memory)?  A burst
+ * built by a peer's mrc on this host (veth) qualifies; an skb that a NIC
+ * driver's GRO built from page-pool pages does not, and is cut.
+ */
+static bool mrc_udp_burst_whole(struct sk_buff *skb)
+{
+	u32 gso = skb_shinfo(skb)->gso_size;
+
+	return READ_ONCE(rx_burst) &&
+	       skb_shinfo(skb)->gso_type == SKB_GSO_UDP_L4 &&
+	       !skb_has_frag_list(skb) && !skb_zcopy(skb) && !skb->pp_recycle &&
+	       mrc_skb_frags_readable(skb) && gso > MRC_DATA_HDR_LEN &&
+	       skb->len > sizeof(struct udphdr) &&
+	       DIV_ROUND_UP(skb->len - sizeof(struct udphdr), gso) <= MRC_RX_BURST_MAX;
+}
+
+/*
+ * Parse the segment of @seg bytes at @off in burst @skb (data at the UDP
+ * header) into @pkt: read where it lies, only DATA.
+ */
+static enum mrc_drop_reason mrc_udp_burst_parse(const struct sk_buff *skb,
+						u32 off, u32 seg,
+						struct mrc_pkt *pkt)
+{
+	u8 hdr[MRC_DATA_HDR_LEN];
+	enum mrc_drop_reason reason;
+	const void *h;
+
+	/* within skb->len: never NULL */
+	h = skb_header_pointer(skb, off, min_t(u32, seg, sizeof(hdr)), hdr);
+	if (mrc_wire_hdr_need(h, seg) > sizeof(hdr))
+		return MRC_DROP_BAD_FIELD;
+	reason = mrc_wire_parse(h, seg, pkt);
+	if (!reason && pkt->type != MRC_PKT_DATA)
+		reason = MRC_DROP_BAD_FIELD;
+	return reason;
+}
+
+/*
+ * Is every segment of burst @skb DATA of one connection, as a peer's mrc
+ * sends them (output.c)?  The first one's headers in @pkt.  Anything
+ * else (a GRO that merged other packets of the 4-tuple, say) is cut and
+ * received a packet at a time.
+ */
+static bool mrc_udp_burst_uniform(const struct sk_buff *skb,
+				  struct mrc_pkt *pkt)
+{
+	u32 gso = skb_shinfo(skb)->gso_size;
+	u32 len = skb->len - sizeof(struct udphdr);
+	struct mrc_pkt p;
+	u32 pos;
+
+	if (mrc_udp_burst_parse(skb, sizeof(struct udphdr), min(gso, len), pkt))
+		return false;
+	for (pos = gso; pos < len; pos += gso) {
+		if (mrc_udp_burst_parse(skb, sizeof(struct udphdr) + pos,
+					min(gso, len - pos), &p) ||
+		    p.dst_conn != pkt->dst_conn || p.src_conn != pkt->src_conn)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A burst: a peer's run of DATA segments of one connection on one path,
+ * sent as one UDP GSO skb (output.c) and handed to us whole (the socket
+ * accepts SKB_GSO_UDP_L4); @first holds its first segment's headers
+ * (mrc_udp_burst_uniform()).  Segments of gso_size bytes, the last maybe
+ * shorter, each with its own headers, read where they lie: one connection
+ * lookup, one lock and no copy for all of them (mrc_input_burst()).
+ * Context: RCU.
+ */
+static void mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
+			      struct mrc_rail *rail, u8 plane,
+			      struct sk_buff *skb, const struct mrc_pkt *first)
+{
+	u32 gso = skb_shinfo(skb)->gso_size;
+	u32 len = skb->len - sizeof(struct udphdr);
+	u32 n = DIV_ROUND_UP(len, gso), pos;
+	enum mrc_drop_reason why;
+	struct in6_addr saddr, daddr;
+	struct sk_buff_head xq;
+	bool ce, kept = false;
+	struct mrc_sock *ms;
+	struct mrc_pkt pkt;
+	u8 dsfield;
+
+	mrc_count_rx(mdev, rail, skb, n, len + n * sizeof(struct udphdr));
+	mrc_udp_addrs(skb, &saddr, &daddr, &dsfield);
+	ce = INET_ECN_is_ce(dsfield);
+	ms = mrc_udp_conn(net, mdev, rail, plane, first, &saddr, &why);
+	if (!ms) {
+		/* Each segment counts, as each packet would. */
+		for (pos = 0; pos < n; pos++)
+			mrc_count_drop(mdev, rail, why);
+		kfree_skb(skb);
+		return;
+	}
+	mrc_conn_lock(ms, &xq);
+	if (n > 1) {
+		ms->stats.rx_bursts++;
+		ms->stats.rx_burst_pkts += n;
+	}
+	for (pos = 0; pos < len; pos += gso) {
+		u32 off = sizeof(struct udphdr) + pos;
+
+		/* it parsed in mrc_udp_burst_uniform(): it parses again */
+		if (WARN_ON_ONCE(mrc_udp_burst_parse(skb, off, min(gso, len - pos), &pkt)))
+			continue;
+		if (!mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len, &pkt,
+				     ce, &xq))
+			kept = true;
+	}
+	mrc_conn_unlock(ms, &xq);
+	sock_put(&ms->sk);
+	if (kept)
+		consume_skb(skb);	/* its pages live on in the runs */
+	else
+		kfree_skb(skb);		/* every segment was a counted drop */
+}
+
+static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb);
+
+/*
+ * A GSO skb not taken whole: cut into packets, as udp_queue_rcv_skb()
+ * cuts one for a socket that does not accept GSO, each received alone.
+ */
+static void mrc_udp_rcv_cut(struct sock *sk, struct sk_buff *skb)
+{
+	struct sk_buff *segs, *next;
+
+	/*
+	 * Its checksum was checked (mrc_udp_data_ready()); UDP made a
+	 * CHECKSUM_PARTIAL skb CHECKSUM_NONE when it pulled its header, and
+	 * segmentation wants it partial, as it came (udp_rcv_segment() does
+	 * the same for a looped packet).
+	 */
+	if (skb->ip_summed == CHECKSUM_NONE) {
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_transport_header(skb) - skb->head;
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
+	__skb_push(skb, -skb_mac_offset(skb));
+	segs = udp_rcv_segment(sk, skb, ip_hdr(skb)->version == 4);
+	skb_list_walk_safe(segs, skb, next) {
+		skb_mark_not_on_list(skb);
+		__skb_pull(skb, skb_transport_offset(skb));
+		udp_post_segment_fix_csum(skb);
+		mrc_udp_rcv(sk, skb);
+	}
+}
+
+/* One datagram (or burst) of @sk, data at its UDP header. Context: BH. */
+static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
 	struct net *net = sock_net(sk);
 	struct sk_buff_head xq;
@@ -175,7 +410,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	struct mrc_dev *mdev;
 	struct mrc_sock *ms;
 	unsigned int len;
-	u8 dsfield, plane, state;
+	u8 dsfield, plane;
 
 	rcu_read_lock();
 	rail = mrc_udp_rail(skb);
@@ -186,8 +421,18 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	mdev = rail->mdev;
 	/* A rail may change planes (RTNL): one packet sees one plane. */
 	plane = READ_ONCE(rail->plane);
+	if (skb_is_gso(skb)) {
+		if (mrc_udp_burst_whole(skb) && mrc_udp_burst_uniform(skb, pkt)) {
+			mrc_udp_rcv_burst(net, mdev, rail, plane, skb, pkt);
+			rcu_read_unlock();
+		} else {
+			rcu_read_unlock();
+			mrc_udp_rcv_cut(sk, skb);
+		}
+		return;
+	}
 	len = skb->len - sizeof(struct udphdr);
-	mrc_count_rx(mdev, rail, skb, skb->len);
+	mrc_count_rx(mdev, rail, skb, 1, skb->len);
 	/*
 	 * Only the headers are made linear (a DATA segment's payload stays
 	 * in the frags it came in), and parsing reads no further.  Both
@@ -203,15 +448,7 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	if (reason)
 		goto drop;
 
-	if (ip_hdr(skb)->version == 4) {
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, &saddr);
-		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr, &daddr);
-		dsfield = ip_hdr(skb)->tos;
-	} else {
-		saddr = ipv6_hdr(skb)->saddr;
-		daddr = ipv6_hdr(skb)->daddr;
-		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
-	}
+	mrc_udp_addrs(skb, &saddr, &daddr, &dsfield);
 	/* From here on the payload starts after the UDP and mrc headers. */
 	__skb_pull(skb, sizeof(struct udphdr));
 
@@ -236,48 +473,109 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 		mrc_handshake_rcv(mdev, rail, plane, pkt, &saddr, &daddr);
 		rcu_read_unlock();
 		consume_skb(skb);
-		return 0;
+		return;
 	}
 
-	ms = mrc_conn_lookup(net, pkt->dst_conn);
-	if (!ms) {
-		/* Tell the sender, but never answer a RESET with a RESET. */
-		if (pkt->type != MRC_PKT_RESET)
-			mrc_reset_reply(mdev, rail, pkt, &saddr, MRC_RESET_NO_CONN);
-		reason = MRC_DROP_NO_CONN;
+	ms = mrc_udp_conn(net, mdev, rail, plane, pkt, &saddr, &reason);
+	if (!ms)
 		goto drop;
-	}
-	/*
-	 * Only the peer, from its rail on this plane, speaks for the
-	 * connection; until its rails and id are known (REQ_SENT: ACCEPT or
-	 * RESET) only the address connect() named does, with our isn.
-	 */
-	/* Acquire: the peer's rails were set before the state said so. */
-	state = smp_load_acquire(&ms->state);
-	if (READ_ONCE(ms->mdev) != mdev ||
-	    (state == MRC_ST_REQ_SENT ?
-	     !mrc_udp_req_answer(ms, pkt, &saddr) :
-	     !mrc_prail(ms, plane)->family ||
-	     !ipv6_addr_equal(&saddr, &mrc_prail(ms, plane)->addr) ||
-	     pkt->src_conn != READ_ONCE(ms->peer_id))) {
-		sock_put(&ms->sk);
-		reason = MRC_DROP_BAD_SOURCE;
-		goto drop;
-	}
 
 	mrc_conn_lock(ms, &xq);
 	mrc_input(ms, rail, plane, skb, pkt, INET_ECN_is_ce(dsfield), &xq);
 	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 	rcu_read_unlock();
-	return 0;
+	return;
 
 drop:
 	mrc_count_drop(mdev, rail, reason);
 free:
 	rcu_read_unlock();
 	kfree_skb(skb);
+}
+
+/*
+ * rx_burst=0: the encap_rcv hook, as a UDP tunnel socket receives; UDP
+ * cuts a burst into packets before this.  A change of the parameter
+ * takes effect from the next packet.
+ */
+static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	if (READ_ONCE(rx_burst))
+		WRITE_ONCE(udp_sk(sk)->encap_rcv, NULL);
+	mrc_udp_rcv(sk, skb);
 	return 0;
+}
+
+/* Count a checksum error of @sk's datagram @skb, as UDP does, and drop it. */
+static void mrc_udp_csum_error(struct sock *sk, struct sk_buff *skb)
+{
+	struct net *net = sock_net(sk);
+	struct mrc_rail *rail;
+
+	if (sk->sk_family == AF_INET) {
+		__UDP_INC_STATS(net, UDP_MIB_CSUMERRORS, 0);
+		__UDP_INC_STATS(net, UDP_MIB_INERRORS, 0);
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		__UDP6_INC_STATS(net, UDP_MIB_CSUMERRORS, 0);
+		__UDP6_INC_STATS(net, UDP_MIB_INERRORS, 0);
+#endif
+	}
+	atomic_inc(&sk->sk_drops);
+	rail = mrc_udp_rail(skb);
+	mrc_count_drop(rail ? rail->mdev : NULL, rail, MRC_DROP_CSUM);
+	kfree_skb_reason(skb, SKB_DROP_REASON_UDP_CSUM);
+}
+
+/*
+ * rx_burst=1: a datagram was queued on @sk by the softirq that received
+ * it, which calls us right after: take what is queued (at most
+ * MRC_UDP_DRAIN_MAX: every queuing makes its own call) and receive it.
+ * The checksum is checked as udp_recvmsg() checks it (a GSO skb's was
+ * checked where it was built or merged, as UDP assumes too) and counted
+ * as UDP counts it: InDatagrams per skb, InCsumErrors.
+ * Context: BH.
+ */
+static void mrc_udp_data_ready(struct sock *sk)
+{
+	struct net *net = sock_net(sk);
+	struct sk_buff *skb;
+	int n, off, err;
+	bool csum_ok;
+
+	if (!READ_ONCE(rx_burst))
+		WRITE_ONCE(udp_sk(sk)->encap_rcv, mrc_udp_encap_rcv);
+	for (n = 0; n < MRC_UDP_DRAIN_MAX; n++) {
+		off = 0;
+		skb = __skb_recv_udp(sk, MSG_DONTWAIT, &off, &err);
+		if (!skb)
+			break;
+		/*
+		 * UDP kept its own data in skb->dev (dev_scratch): read what
+		 * it said of the checksum, then put the device back.
+		 */
+		csum_ok = skb_is_gso(skb) || udp_skb_csum_unnecessary(skb);
+		rcu_read_lock();
+		skb->dev = dev_get_by_index_rcu(net, skb->skb_iif);
+		if (!skb->dev) {
+			atomic64_inc(&mrc_net(net)->no_rail);
+			kfree_skb(skb);
+		} else if (!csum_ok && __udp_lib_checksum_complete(skb)) {
+			mrc_udp_csum_error(sk, skb);
+		} else {
+			if (sk->sk_family == AF_INET)
+				__UDP_INC_STATS(net, UDP_MIB_INDATAGRAMS, 0);
+#if IS_ENABLED(CONFIG_IPV6)
+			else
+				__UDP6_INC_STATS(net, UDP_MIB_INDATAGRAMS, 0);
+#endif
+			/* UDP pulled its header: the parser wants it back */
+			skb_push_rcsum(skb, sizeof(struct udphdr));
+			mrc_udp_rcv(sk, skb);
+		}
+		rcu_read_unlock();
+	}
 }
 
 static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
@@ -306,7 +604,31 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 				   port, family == AF_INET6 ? "IPv6" : "IPv4", err);
 		return ERR_PTR(err);
 	}
+	/*
+	 * Both ways in (see the top of this file): a tunnel socket whose
+	 * encap_rcv is cleared while rx_burst is on, so that UDP queues
+	 * every datagram, a peer's burst (UDP GSO from its host or a GSO
+	 * forwarding path) whole; fraglist GRO skbs are still cut.  UDP reads
+	 * encap_rcv once per packet (READ_ONCE), and the two hooks switch it
+	 * when rx_burst changes.  The queue is drained as it fills, so its
+	 * limit is only what a burst from every CPU at once may need.
+	 */
 	setup_udp_tunnel_sock(net, sock, &tcfg);
+	udp_set_bit(ACCEPT_L4, sock->sk);
+	WRITE_ONCE(sock->sk->sk_rcvbuf, MRC_UDP_RCVBUF);
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	/* __skb_recv_udp() must not busy-poll a NAPI from our softirq. */
+	WRITE_ONCE(sock->sk->sk_ll_usec, 0);
+#endif
+	write_lock_bh(&sock->sk->sk_callback_lock);
+	WRITE_ONCE(sock->sk->sk_data_ready, mrc_udp_data_ready);
+	write_unlock_bh(&sock->sk->sk_callback_lock);
+	if (READ_ONCE(rx_burst))
+		WRITE_ONCE(udp_sk(sock->sk)->encap_rcv, NULL);
+	/* What came in before sk_data_ready was ours waits for no one. */
+	local_bh_disable();
+	mrc_udp_data_ready(sock->sk);
+	local_bh_enable();
 	return sock;
 }
 

@@ -107,6 +107,11 @@ struct sockaddr_mrc {
  * @tx_bursts: skbs that carried two or more of the @tx_pkts packets (UDP
  *	segmentation offload; module parameter tx_burst_max)
  * @tx_burst_pkts: the packets those skbs carried
+ * @rx_bursts: skbs that brought two or more packets at once (a peer's
+ *	burst, handed to mrc whole by the UDP stack; module parameter
+ *	rx_burst)
+ * @rx_burst_pkts: the packets those skbs carried (each then received as
+ *	a packet of its own would be: in @rx_pkts, in @rx_dups, or dropped)
  */
 struct mrc_info {
 	__u8	state;
@@ -142,6 +147,8 @@ struct mrc_info {
 	__u32	max_msg;
 	__u64	tx_bursts;
 	__u64	tx_burst_pkts;
+	__u64	rx_bursts;
+	__u64	rx_burst_pkts;
 };
 
 #endif /* _UAPI_LINUX_MRC_H */
