@@ -61,6 +61,8 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_CE_RX] = MNL_TYPE_U64,
 	[MRC_A_CONN_TX_BURSTS] = MNL_TYPE_U64,
 	[MRC_A_CONN_TX_BURST_PKTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_RX_BURSTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_RX_BURST_PKTS] = MNL_TYPE_U64,
 	/* multi-attr, walked in order: PLANE (conn_plane_types) */
 };
 
@@ -116,6 +118,8 @@ static const struct conn_field conn_rx_fields[] = {
 	{ MRC_A_CONN_RX_DUPS, "dups", "dups", "" },
 	{ MRC_A_CONN_ACKS_RX, "acks", "acks", "" },
 	{ MRC_A_CONN_CE_RX, "ce", "ce", "" },
+	{ MRC_A_CONN_RX_BURSTS, "bursts", "bursts", "" },
+	{ MRC_A_CONN_RX_BURST_PKTS, "burst_pkts", "burst-pkts", "" },
 };
 
 void conn_usage(FILE *f)
