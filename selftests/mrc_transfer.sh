@@ -45,6 +45,7 @@ xfer() {
 	SEND=$(tail -1 "$tmp/send.out")
 	RECV=$(tail -1 "$tmp/recv.out")
 	SENDERR=$(cat "$tmp/send.err")
+	RECVERR=$(cat "$tmp/recv.err")
 	local hs hr
 	hs=$(sed -n 's/.*msgs=\([0-9]*\) bytes=\([0-9]*\) hash=\([0-9a-f]*\) errors=0.*/\1 \2 \3/p' <<<"$SEND")
 	hr=$(sed -n 's/.*msgs=\([0-9]*\) bytes=\([0-9]*\) hash=\([0-9a-f]*\) errors=0.*/\1 \2 \3/p' <<<"$RECV")
@@ -119,7 +120,9 @@ check_eq "IPv6: both planes used" 2 "$(field planes "$SENDERR")"
 
 # ---- TX bursts: impaired, jumbo and IPv6 rails -------------------------------------
 # tx_burst_max 16 with tx_burst_spread 1: bursts as large as each plane's
-# window allows.  Impaired rails resend segments first sent in bursts;
+# window allows, and the receiver takes them whole (rx_burst 1: netem
+# without corruption passes a GSO skb on as it is).  Impaired rails lose,
+# duplicate and reorder whole bursts and resend segments first sent in them;
 # on the jumbo and IPv6 rails TX checksum offload is off, so the stack
 # cuts every burst and sums every packet in software, and the receiver's
 # UDP checks each sum (a burst over 64 KiB would be cut with wrong ones).
@@ -129,15 +132,19 @@ udp_csum_errors() {
 params=/sys/module/mrc/parameters
 burst_max0=$(cat $params/tx_burst_max)
 burst_spread0=$(cat $params/tx_burst_spread)
-check "bursts: parameters read ($burst_max0, $burst_spread0)" test -n "$burst_max0" -a -n "$burst_spread0"
+rx_burst0=$(cat $params/rx_burst)
+check "bursts: parameters read ($burst_max0, $burst_spread0, $rx_burst0)" \
+	test -n "$burst_max0" -a -n "$burst_spread0" -a -n "$rx_burst0"
 # restored however the script ends: the module stays loaded for the next test
 restore_bursts() {
 	echo "$burst_max0" >$params/tx_burst_max
 	echo "$burst_spread0" >$params/tx_burst_spread
+	echo "$rx_burst0" >$params/rx_burst
 }
 trap 'restore_bursts; _ns_cleanup' EXIT
 echo 16 >$params/tx_burst_max
 echo 1 >$params/tx_burst_spread
+echo 1 >$params/rx_burst
 for p in 0 1 2 3; do
 	tc -n mx-a4 qdisc add dev a$p root netem delay 1ms 1ms loss 2% duplicate 1% reorder 10%
 	tc -n mx-b4 qdisc add dev b$p root netem delay 1ms loss 1% reorder 5%
@@ -145,6 +152,8 @@ done
 xfer "bursts: 4 impaired rails, $((MIB / 8)) MiB" mx-a4 mx-b4 10.1.0.2 $((bulk_count / 8)) 1-65536
 check "bursts: impaired: $(field burst_pkts "$SENDERR") packets in $(field bursts "$SENDERR") bursts, $(field retrans "$SENDERR") resent" \
 	test "$(field bursts "$SENDERR")" -gt 0 -a "$(field retrans "$SENDERR")" -gt 0
+check "bursts: impaired: $(field rx_burst_pkts "$RECVERR") packets in $(field rx_bursts "$RECVERR") bursts taken whole" \
+	test "$(field rx_bursts "$RECVERR")" -gt 0
 for p in 0 1 2 3; do
 	tc -n mx-a4 qdisc del dev a$p root
 	tc -n mx-b4 qdisc del dev b$p root
