@@ -146,14 +146,26 @@ echo 16 >$params/tx_burst_max
 echo 1 >$params/tx_burst_spread
 echo 1 >$params/rx_burst
 for p in 0 1 2 3; do
-	tc -n mx-a4 qdisc add dev a$p root netem delay 1ms 1ms loss 2% duplicate 1% reorder 10%
+	tc -n mx-a4 qdisc add dev a$p root netem delay 1ms 1ms loss 2% duplicate 1% reorder 10% \
+		corrupt 2%
 	tc -n mx-b4 qdisc add dev b$p root netem delay 1ms loss 1% reorder 5%
 done
+csum0=$(udp_csum_errors mx-b4)
 xfer "bursts: 4 impaired rails, $((MIB / 8)) MiB" mx-a4 mx-b4 10.1.0.2 $((bulk_count / 8)) 1-65536
 check "bursts: impaired: $(field burst_pkts "$SENDERR") packets in $(field bursts "$SENDERR") bursts, $(field retrans "$SENDERR") resent" \
 	test "$(field bursts "$SENDERR")" -gt 0 -a "$(field retrans "$SENDERR")" -gt 0
-check "bursts: impaired: $(field rx_burst_pkts "$RECVERR") packets in $(field rx_bursts "$RECVERR") bursts taken whole" \
-	test "$(field rx_bursts "$RECVERR")" -gt 0
+# netem cuts a burst it corrupts: the others, but for the 3 % lost, come whole
+check "bursts: impaired: $(field rx_burst_pkts "$RECVERR") packets in $(field rx_bursts "$RECVERR") bursts taken whole (of $(field bursts "$SENDERR"))" \
+	test $(($(field rx_bursts "$RECVERR") * 10)) -ge $(($(field bursts "$SENDERR") * 8))
+# (about 20 in a stock run; the debug kernel's 1 MiB makes a few bursts,
+# too few to count on one, so there the check runs and is only reported)
+csum=$(($(udp_csum_errors mx-b4) - csum0))
+if [ "${MRC_KERNEL:-stock}" = debug ]; then
+	tap_diag "bursts: impaired: $csum corrupted packets caught by mrc's UDP checksum check"
+else
+	check "bursts: impaired: corrupted packets were caught by mrc's UDP checksum check ($csum)" \
+		test $csum -gt 0
+fi
 for p in 0 1 2 3; do
 	tc -n mx-a4 qdisc del dev a$p root
 	tc -n mx-b4 qdisc del dev b$p root

@@ -596,9 +596,13 @@ static u32 mrc_input_burst_truesize(const struct sk_buff *burst, u32 len)
 
 /*
  * The skb of a burst's segment placed on its own: its bytes in the
- * burst's linear part copied, the rest referenced.  NULL without memory.
+ * burst's linear part copied, the rest referenced; or all of them copied
+ * into a compact skb when referencing would cost more than the credit
+ * priced a segment (mrc_input_truesize()) or more fragments than an skb
+ * has, as mrc_input_keep() copies a packet.  NULL without memory.
  */
-static struct sk_buff *mrc_input_burst_skb(const struct sk_buff *burst, u32 off,
+static struct sk_buff *mrc_input_burst_skb(const struct mrc_sock *ms,
+					   const struct sk_buff *burst, u32 off,
 					   u32 len)
 {
 	u32 hl = skb_headlen(burst);
@@ -611,14 +615,20 @@ static struct sk_buff *mrc_input_burst_skb(const struct sk_buff *burst, u32 off,
 		return NULL;
 	if (lin)
 		skb_put_data(c, burst->data + off, lin);
-	if (len > lin) {
-		need = mrc_input_frags_need(c, burst, off + lin, len - lin);
-		if (need < 0 || need > MAX_SKB_FRAGS) {
-			kfree_skb(c);
-			return NULL;
-		}
+	if (len == lin)
+		return c;
+	need = mrc_input_frags_need(c, burst, off + lin, len - lin);
+	if (need >= 0 && need <= MAX_SKB_FRAGS &&
+	    c->truesize + mrc_input_burst_truesize(burst, len - lin) <= ms->rx_truesize) {
 		mrc_input_frags_add(c, burst, off + lin, len - lin);
 		c->truesize += mrc_input_burst_truesize(burst, len - lin);
+		return c;
+	}
+	kfree_skb(c);
+	c = alloc_skb(len, GFP_ATOMIC);
+	if (c && skb_copy_bits(burst, off, skb_put(c, len), len)) {
+		kfree_skb(c);	/* within burst->len: cannot happen */
+		c = NULL;
 	}
 	return c;
 }
@@ -718,13 +728,18 @@ static enum mrc_coalesce mrc_input_coalesce_burst(struct mrc_sock *ms,
 	u32 ts;
 	int need;
 
+	/* as skb_try_coalesce(): frags go after a frag_list's bytes */
 	if (!READ_ONCE(rx_coalesce) || !to || mrc_input_seg_end(to) != off ||
-	    skb_cloned(to) || to->pp_recycle || skb_zcopy(to))
+	    skb_cloned(to) || to->pp_recycle || skb_zcopy(to) ||
+	    skb_has_frag_list(to))
 		return MRC_COALESCE_NO;
 	need = mrc_input_frags_need(to, seg->burst, seg->off, len);
 	if (need < 0 || skb_shinfo(to)->nr_frags + need > MAX_SKB_FRAGS)
 		return MRC_COALESCE_NO;
 	ts = mrc_input_burst_truesize(seg->burst, len);
+	/* never more than the credit priced a segment: alone, it is copied */
+	if (SKB_TRUESIZE(0) + ts > ms->rx_truesize)
+		return MRC_COALESCE_NO;
 	if (!mrc_input_may_charge(ms, (struct sk_buff *)seg->burst,
 				  SKB_TRUESIZE(0) + ts))
 		return MRC_COALESCE_NOBUFS;
@@ -803,7 +818,7 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 				break;
 			}
 		}
-		skb = mrc_input_burst_skb(seg->burst, seg->off, len);
+		skb = mrc_input_burst_skb(ms, seg->burst, seg->off, len);
 	} else {
 		skb = mrc_input_keep(ms, seg->skb, pkt, len);
 	}

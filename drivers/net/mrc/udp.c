@@ -247,7 +247,8 @@ static struct mrc_sock *mrc_udp_conn(struct net *net, struct mrc_dev *mdev,
  * Can @skb, a GSO skb, be taken whole: UDP segmentation (a peer's burst,
  * output.c) of at most MRC_RX_BURST_MAX segments that can hold a DATA
  * header, in page fragments whose pages may simply be referenced (not a
- * page pool's, not zero-copy user memory, not device memory)?  A burst
+ * page pool's, not zero-copy user memory or a page cache's pages that a
+ * writer may change under us (spliced), not device memory)?  A burst
  * built by a peer's mrc on this host (veth) qualifies; an skb that a NIC
  * driver's GRO built from page-pool pages does not, and is cut.
  */
@@ -258,6 +259,7 @@ static bool mrc_udp_burst_whole(struct sk_buff *skb)
 	return READ_ONCE(rx_burst) &&
 	       skb_shinfo(skb)->gso_type == SKB_GSO_UDP_L4 &&
 	       !skb_has_frag_list(skb) && !skb_zcopy(skb) && !skb->pp_recycle &&
+	       !skb_has_shared_frag(skb) &&
 	       mrc_skb_frags_readable(skb) && gso > MRC_DATA_HDR_LEN &&
 	       skb->len > sizeof(struct udphdr) &&
 	       DIV_ROUND_UP(skb->len - sizeof(struct udphdr), gso) <= MRC_RX_BURST_MAX;
@@ -354,8 +356,11 @@ static void mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 		u32 off = sizeof(struct udphdr) + pos;
 
 		/* it parsed in mrc_udp_burst_uniform(): it parses again */
-		if (WARN_ON_ONCE(mrc_udp_burst_parse(skb, off, min(gso, len - pos), &pkt)))
+		why = mrc_udp_burst_parse(skb, off, min(gso, len - pos), &pkt);
+		if (why) {
+			mrc_count_drop(mdev, rail, why);
 			continue;
+		}
 		if (!mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len, &pkt,
 				     ce, &xq))
 			kept = true;
@@ -579,6 +584,22 @@ static void mrc_udp_data_ready(struct sock *sk)
 	}
 }
 
+/*
+ * What UDP queued before sk_data_ready was ours would wait for the next
+ * datagram: dropped (the peer resends), not received here in process
+ * context.
+ */
+static void mrc_udp_purge(struct sock *sk)
+{
+	struct sk_buff *skb;
+	int off = 0, err;
+
+	while ((skb = __skb_recv_udp(sk, MSG_DONTWAIT, &off, &err))) {
+		kfree_skb(skb);
+		off = 0;
+	}
+}
+
 static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 				   struct netlink_ext_ack *extack)
 {
@@ -610,8 +631,9 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	 * encap_rcv is cleared while rx_burst is on, so that UDP queues
 	 * every datagram, a peer's burst (UDP GSO from its host or a GSO
 	 * forwarding path) whole; fraglist GRO skbs are still cut.  UDP reads
-	 * encap_rcv once per packet (READ_ONCE), and the two hooks switch it
-	 * when rx_burst changes.  The queue is drained as it fills, so its
+	 * encap_rcv per packet (READ_ONCE; twice for a GSO skb, so one racing
+	 * a change may reach the hook whole: it is cut there), and the two
+	 * hooks switch it when rx_burst changes.  The queue is drained as it fills, so its
 	 * limit is only what a burst from every CPU at once may need.
 	 */
 	setup_udp_tunnel_sock(net, sock, &tcfg);
@@ -626,10 +648,7 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	write_unlock_bh(&sock->sk->sk_callback_lock);
 	if (READ_ONCE(rx_burst))
 		WRITE_ONCE(udp_sk(sock->sk)->encap_rcv, NULL);
-	/* What came in before sk_data_ready was ours waits for no one. */
-	local_bh_disable();
-	mrc_udp_data_ready(sock->sk);
-	local_bh_enable();
+	mrc_udp_purge(sock->sk);
 	return sock;
 }
 
