@@ -632,9 +632,10 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	 * every datagram, a peer's burst (UDP GSO from its host or a GSO
 	 * forwarding path) whole; fraglist GRO skbs are still cut.  UDP reads
 	 * encap_rcv per packet (READ_ONCE; twice for a GSO skb, so one racing
-	 * a change may reach the hook whole: it is cut there), and the two
-	 * hooks switch it when rx_burst changes.  The queue is drained as it fills, so its
-	 * limit is only what a burst from every CPU at once may need.
+	 * a change may reach the hook whole, where it is received like any
+	 * burst), and the two hooks switch it when rx_burst changes.  The
+	 * queue is drained as it fills, so its limit is only what a burst
+	 * from every CPU at once may need.
 	 */
 	setup_udp_tunnel_sock(net, sock, &tcfg);
 	udp_set_bit(ACCEPT_L4, sock->sk);
