@@ -561,24 +561,14 @@ static void mrc_input_frags_add(struct sk_buff *to, const struct sk_buff *from,
 
 	for (i = 0; i < si->nr_frags && len; i++) {
 		const skb_frag_t *f = &si->frags[i];
-		struct page *page = skb_frag_page(f);
-		u32 fl = skb_frag_size(f), n, poff;
-		int nr = skb_shinfo(to)->nr_frags;
+		u32 fl = skb_frag_size(f), n;
 
 		if (off >= pos + fl) {
 			pos += fl;
 			continue;
 		}
 		n = min(pos + fl - off, len);
-		poff = skb_frag_off(f) + off - pos;
-		if (nr && skb_can_coalesce(to, nr, page, poff)) {
-			skb_frag_size_add(&skb_shinfo(to)->frags[nr - 1], n);
-		} else {
-			get_page(page);
-			skb_fill_page_desc(to, nr, page, poff, n);
-		}
-		to->len += n;
-		to->data_len += n;
+		mrc_skb_add_page(to, skb_frag_page(f), skb_frag_off(f) + off - pos, n);
 		off += n;
 		len -= n;
 		pos += fl;
@@ -608,6 +598,7 @@ static struct sk_buff *mrc_input_burst_skb(const struct mrc_sock *ms,
 	u32 hl = skb_headlen(burst);
 	u32 lin = off < hl ? min(hl - off, len) : 0;
 	struct sk_buff *c;
+	u32 ts;
 	int need;
 
 	c = alloc_skb(lin, GFP_ATOMIC);
@@ -618,10 +609,10 @@ static struct sk_buff *mrc_input_burst_skb(const struct mrc_sock *ms,
 	if (len == lin)
 		return c;
 	need = mrc_input_frags_need(c, burst, off + lin, len - lin);
-	if (need >= 0 && need <= MAX_SKB_FRAGS &&
-	    c->truesize + mrc_input_burst_truesize(burst, len - lin) <= ms->rx_truesize) {
+	ts = mrc_input_burst_truesize(burst, len - lin);
+	if (need >= 0 && need <= MAX_SKB_FRAGS && c->truesize + ts <= ms->rx_truesize) {
 		mrc_input_frags_add(c, burst, off + lin, len - lin);
-		c->truesize += mrc_input_burst_truesize(burst, len - lin);
+		c->truesize += ts;
 		return c;
 	}
 	kfree_skb(c);

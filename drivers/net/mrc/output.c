@@ -404,22 +404,13 @@ static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb)
 
 	for (i = 0; i < si->nr_frags; i++) {
 		const skb_frag_t *f = &si->frags[i];
-		struct page *page = skb_frag_page(f);
 		u32 off = skb_frag_off(f), len = skb_frag_size(f);
-		int n = skb_shinfo(b)->nr_frags;
 
 		if (!i) {
 			off -= MRC_DATA_HDR_LEN;
 			len += MRC_DATA_HDR_LEN;
 		}
-		if (n && skb_can_coalesce(b, n, page, off)) {
-			skb_frag_size_add(&skb_shinfo(b)->frags[n - 1], len);
-		} else {
-			get_page(page);
-			skb_fill_page_desc(b, n, page, off, len);
-		}
-		b->len += len;
-		b->data_len += len;
+		mrc_skb_add_page(b, skb_frag_page(f), off, len);
 		b->truesize += len;
 	}
 }

@@ -760,4 +760,31 @@ static inline bool mrc_peer_done(const struct mrc_sock *ms)
 	       (s32)(ms->rxw.cum - ms->peer_close_psn) > 0;
 }
 
+/**
+ * mrc_skb_add_page() - append @len bytes of @page at @off to @skb's frags
+ * @skb: an skb whose data is ours alone, with a fragment slot to spare
+ *	unless the bytes continue its last fragment
+ * @page: the page
+ * @off: where the bytes start in it
+ * @len: how many
+ *
+ * Bytes that continue the last fragment in the same page extend it (its
+ * page reference covers them); others take a reference and a slot.
+ * skb->len and data_len grow; truesize is the caller's to add.
+ */
+static inline void mrc_skb_add_page(struct sk_buff *skb, struct page *page,
+				    u32 off, u32 len)
+{
+	int nr = skb_shinfo(skb)->nr_frags;
+
+	if (nr && skb_can_coalesce(skb, nr, page, off)) {
+		skb_frag_size_add(&skb_shinfo(skb)->frags[nr - 1], len);
+	} else {
+		get_page(page);
+		skb_fill_page_desc(skb, nr, page, off, len);
+	}
+	skb->len += len;
+	skb->data_len += len;
+}
+
 #endif /* _MRC_SOCK_H */
