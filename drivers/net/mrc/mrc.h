@@ -221,12 +221,28 @@ struct mrc_dev {
 };
 
 /**
+ * struct mrc_udp_rx - how one UDP socket of a port receives (udp.c)
+ * @count: datagrams since the socket last switched between the encap_rcv
+ *	hook and its queue, or since it last received a burst queued.
+ *	READ_ONCE/WRITE_ONCE from any CPU's softirq: a hint, an increment
+ *	lost in a race only delays a switch.
+ *
+ * Aligned: the socket's sk_user_data points here, and the sk_user_data
+ * of a socket keeps flags in a pointer's low 3 bits (SK_USER_DATA_*).
+ */
+struct mrc_udp_rx {
+	unsigned int count;
+} __aligned(8);
+
+/**
  * struct mrc_udp_port - the UDP sockets receiving one udp-port
  * @node: entry in mrc_net.udp_ports; RTNL
  * @port: the port
  * @users: devices using it; RTNL
  * @sock4: IPv4 socket
  * @sock6: IPv6 socket (NULL without IPv6)
+ * @rx4: @sock4's receive mode (its sk_user_data)
+ * @rx6: @sock6's
  * @rcu: deferred free
  */
 struct mrc_udp_port {
@@ -235,6 +251,8 @@ struct mrc_udp_port {
 	unsigned int users;
 	struct socket *sock4;
 	struct socket *sock6;
+	struct mrc_udp_rx rx4;
+	struct mrc_udp_rx rx6;
 	struct rcu_head rcu;
 };
 

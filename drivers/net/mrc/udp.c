@@ -10,15 +10,24 @@
  * any UDP, and a corrupted packet is dropped and counted as UDP counts it
  * (UdpInCsumErrors) before mrc parses it.
  *
- * With rx_burst on the sockets work as plain UDP sockets
- * that accept UDP GSO, drained by their sk_data_ready as each datagram is
- * queued (in the softirq that queued it): UDP cuts every GSO skb for a
- * socket with an encap_rcv hook (udp_unexpected_gso()), and a peer's
- * burst (output.c) is taken whole here, its segments read where they lie
- * (mrc_udp_rcv_burst()).  With rx_burst off (the default: the queue costs
- * a packet received alone about 7 % more time in a ping-pong) they are
- * UDP tunnel sockets (the pattern of vxlan, wireguard and rxe): every
- * packet goes straight to the encap_rcv hook, and bursts arrive cut.
+ * A socket receives one of two ways:
+ *  - direct: a UDP tunnel socket (the pattern of vxlan, wireguard and
+ *    rxe), every packet straight to the encap_rcv hook.  UDP cuts every
+ *    GSO skb for a socket with that hook (udp_unexpected_gso()), so a
+ *    peer's burst (output.c) arrives as packets, at an skb and a head
+ *    each;
+ *  - queued: encap_rcv cleared, a plain UDP socket that accepts UDP GSO,
+ *    drained by its sk_data_ready as each datagram is queued (in the
+ *    softirq that queued it); a burst is taken whole, its segments read
+ *    where they lie (mrc_udp_rcv_burst()).  The queue costs a packet that
+ *    comes alone about 7 % more time in a ping-pong.
+ * rx_burst picks one (0: direct, 1: queued) or, by default (2), both in
+ * turn: MRC_RX_DIRECT_PKTS datagrams direct, then queued for as long as
+ * bursts come (fewer than MRC_RX_QUEUE_PKTS datagrams between two).  A
+ * socket whose peers send bursts takes them whole after at most 4096
+ * datagrams; one whose peers do not queues one datagram in 17, to find
+ * out.  Counted in datagrams, not time, so that a workload that pauses
+ * between its transfers is not sent back to cutting them.
  *
  * A packet is attributed to the rail it arrived on (skb->dev); from there
  * to its device and to a connection by the id in its header.
@@ -43,10 +52,21 @@
 /* Segments of a burst taken whole at most (UDP_SEGMENT allows 128). */
 #define MRC_RX_BURST_MAX	64
 
-static bool rx_burst;
-module_param(rx_burst, bool, 0644);
+/* rx_burst values */
+enum {
+	MRC_RX_DIRECT,
+	MRC_RX_QUEUE,
+	MRC_RX_AUTO,
+};
+
+/* rx_burst=2: datagrams direct between tries, queued after the last burst */
+#define MRC_RX_DIRECT_PKTS	4096
+#define MRC_RX_QUEUE_PKTS	256
+
+static unsigned int rx_burst = MRC_RX_AUTO;
+MRC_PARAM_UINT_RANGE(rx_burst, rx_burst, MRC_RX_DIRECT, MRC_RX_AUTO);
 MODULE_PARM_DESC(rx_burst,
-		 "Take a peer's UDP GSO burst whole (0: every packet through the encap_rcv hook, bursts cut by UDP)");
+		 "Take a peer's UDP GSO burst whole (0: never, every packet to the encap_rcv hook and bursts cut by UDP; 1: always, every packet through the socket's queue; 2: queue while bursts come)");
 
 /**
  * mrc_count_drop() - count a dropped received packet
@@ -256,7 +276,7 @@ static bool mrc_udp_burst_whole(struct sk_buff *skb)
 {
 	u32 gso = skb_shinfo(skb)->gso_size;
 
-	return READ_ONCE(rx_burst) &&
+	return READ_ONCE(rx_burst) != MRC_RX_DIRECT &&
 	       skb_shinfo(skb)->gso_type == SKB_GSO_UDP_L4 &&
 	       !skb_has_frag_list(skb) && !skb_zcopy(skb) && !skb->pp_recycle &&
 	       !skb_has_shared_frag(skb) &&
@@ -500,15 +520,55 @@ free:
 	kfree_skb(skb);
 }
 
+static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb);
+
 /*
- * rx_burst=0: the encap_rcv hook, as a UDP tunnel socket receives; UDP
- * cuts a burst into packets before this.  A change of the parameter
- * takes effect from the next packet.
+ * Switch @sk (its receive mode @rx) to its queue (@queue) or to the
+ * encap_rcv hook, from the next datagram on: UDP reads encap_rcv per
+ * datagram (READ_ONCE).
+ */
+static void mrc_udp_rx_switch(struct sock *sk, struct mrc_udp_rx *rx, bool queue)
+{
+	if (rx)
+		WRITE_ONCE(rx->count, 0);
+	WRITE_ONCE(udp_sk(sk)->encap_rcv, queue ? NULL : mrc_udp_encap_rcv);
+}
+
+/*
+ * Count a datagram of @rx (@burst: a GSO skb, received queued); with
+ * rx_burst=2, is it time to switch, after @limit of them?
+ */
+static bool mrc_udp_rx_count(struct mrc_udp_rx *rx, bool burst,
+			     unsigned int mode, unsigned int limit)
+{
+	unsigned int n;
+
+	if (!rx)
+		return false;
+	if (burst) {
+		if (READ_ONCE(rx->count))
+			WRITE_ONCE(rx->count, 0);
+		return false;
+	}
+	n = READ_ONCE(rx->count) + 1;
+	WRITE_ONCE(rx->count, n);
+	return mode == MRC_RX_AUTO && n >= limit;
+}
+
+/*
+ * Direct: the encap_rcv hook, as a UDP tunnel socket receives; UDP cuts
+ * a burst into packets before this.  A change of the parameter, or
+ * rx_burst=2's count, takes effect from the next packet.
+ * Context: BH, RCU (UDP's).
  */
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	if (READ_ONCE(rx_burst))
-		WRITE_ONCE(udp_sk(sk)->encap_rcv, NULL);
+	struct mrc_udp_rx *rx = rcu_dereference_sk_user_data(sk);
+	unsigned int mode = READ_ONCE(rx_burst);
+
+	if (mrc_udp_rx_count(rx, false, mode, MRC_RX_DIRECT_PKTS) ||
+	    mode == MRC_RX_QUEUE)
+		mrc_udp_rx_switch(sk, rx, true);
 	mrc_udp_rcv(sk, skb);
 	return 0;
 }
@@ -535,8 +595,8 @@ static void mrc_udp_csum_error(struct sock *sk, struct sk_buff *skb)
 }
 
 /*
- * rx_burst=1: a datagram was queued on @sk by the softirq that received
- * it, which calls us right after: take what is queued (at most
+ * Queued: a datagram was queued on @sk by the softirq that received it,
+ * which calls us right after: take what is queued (at most
  * MRC_UDP_DRAIN_MAX: every queuing makes its own call) and receive it.
  * The checksum is checked as udp_recvmsg() checks it (a GSO skb's was
  * checked where it was built or merged, as UDP assumes too) and counted
@@ -545,24 +605,29 @@ static void mrc_udp_csum_error(struct sock *sk, struct sk_buff *skb)
  */
 static void mrc_udp_data_ready(struct sock *sk)
 {
+	unsigned int mode = READ_ONCE(rx_burst);
 	struct net *net = sock_net(sk);
+	struct mrc_udp_rx *rx;
 	struct sk_buff *skb;
 	int n, off, err;
 	bool csum_ok;
 
-	if (!READ_ONCE(rx_burst))
-		WRITE_ONCE(udp_sk(sk)->encap_rcv, mrc_udp_encap_rcv);
+	rcu_read_lock();
+	rx = rcu_dereference_sk_user_data(sk);
+	if (mode == MRC_RX_DIRECT)
+		mrc_udp_rx_switch(sk, rx, false);
 	for (n = 0; n < MRC_UDP_DRAIN_MAX; n++) {
 		off = 0;
 		skb = __skb_recv_udp(sk, MSG_DONTWAIT, &off, &err);
 		if (!skb)
 			break;
+		if (mrc_udp_rx_count(rx, skb_is_gso(skb), mode, MRC_RX_QUEUE_PKTS))
+			mrc_udp_rx_switch(sk, rx, false);
 		/*
 		 * UDP kept its own data in skb->dev (dev_scratch): read what
 		 * it said of the checksum, then put the device back.
 		 */
 		csum_ok = skb_is_gso(skb) || udp_skb_csum_unnecessary(skb);
-		rcu_read_lock();
 		skb->dev = dev_get_by_index_rcu(net, skb->skb_iif);
 		if (!skb->dev) {
 			atomic64_inc(&mrc_net(net)->no_rail);
@@ -580,8 +645,8 @@ static void mrc_udp_data_ready(struct sock *sk)
 			skb_push_rcsum(skb, sizeof(struct udphdr));
 			mrc_udp_rcv(sk, skb);
 		}
-		rcu_read_unlock();
 	}
+	rcu_read_unlock();
 }
 
 /*
@@ -601,9 +666,11 @@ static void mrc_udp_purge(struct sock *sk)
 }
 
 static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
+				   struct mrc_udp_rx *rx,
 				   struct netlink_ext_ack *extack)
 {
 	struct udp_tunnel_sock_cfg tcfg = {
+		.sk_user_data = rx,
 		.encap_type = 1,
 		.encap_rcv = mrc_udp_encap_rcv,
 	};
@@ -628,12 +695,12 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	}
 	/*
 	 * Both ways in (see the top of this file): a tunnel socket whose
-	 * encap_rcv is cleared while rx_burst is on, so that UDP queues
-	 * every datagram, a peer's burst (UDP GSO from its host or a GSO
+	 * encap_rcv is cleared while it is queued, so that UDP queues every
+	 * datagram, a peer's burst (UDP GSO from its host or a GSO
 	 * forwarding path) whole; fraglist GRO skbs are still cut.  UDP reads
 	 * encap_rcv per packet (READ_ONCE; twice for a GSO skb, so one racing
 	 * a change may reach the hook whole, where it is received like any
-	 * burst), and the two hooks switch it when rx_burst changes.  The
+	 * burst), and the two hooks switch it (mrc_udp_rx_switch()).  The
 	 * queue is drained as it fills, so its limit is only what a burst
 	 * from every CPU at once may need.
 	 */
@@ -647,7 +714,9 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	write_lock_bh(&sock->sk->sk_callback_lock);
 	WRITE_ONCE(sock->sk->sk_data_ready, mrc_udp_data_ready);
 	write_unlock_bh(&sock->sk->sk_callback_lock);
-	if (READ_ONCE(rx_burst))
+	/* rx_burst=2 tries the queue from the first datagram on */
+	rx->count = MRC_RX_DIRECT_PKTS;
+	if (READ_ONCE(rx_burst) == MRC_RX_QUEUE)
 		WRITE_ONCE(udp_sk(sock->sk)->encap_rcv, NULL);
 	mrc_udp_purge(sock->sk);
 	return sock;
@@ -685,7 +754,7 @@ struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
 		return ERR_PTR(-ENOMEM);
 	up->port = port;
 	up->users = 1;
-	up->sock4 = mrc_udp_open(net, port, AF_INET, extack);
+	up->sock4 = mrc_udp_open(net, port, AF_INET, &up->rx4, extack);
 	if (IS_ERR(up->sock4)) {
 		int err = PTR_ERR(up->sock4);
 
@@ -693,7 +762,7 @@ struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
 		return ERR_PTR(err);
 	}
 #if IS_ENABLED(CONFIG_IPV6)
-	up->sock6 = mrc_udp_open(net, port, AF_INET6, extack);
+	up->sock6 = mrc_udp_open(net, port, AF_INET6, &up->rx6, extack);
 	if (IS_ERR(up->sock6)) {
 		int err = PTR_ERR(up->sock6);
 
