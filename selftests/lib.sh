@@ -179,6 +179,11 @@ mrc_pair() {
 # spine (ECMP) with L4 hashing (fib_multipath_hash_policy=1), so UDP flows,
 # and mrc's entropy values (source ports), spread over the spines.
 # Per-spine counters: interface aP of sS carries plane P's A->B traffic.
+# The rails cut mrc's UDP GSO bursts into packets as they leave the host
+# (no tx-udp-segmentation: a NIC without USO), so that the fabric carries
+# packets, as a real one does, and not whole bursts that veth would
+# otherwise pass from hop to hop (a spine's netem or trimming would then
+# drop or trim a whole burst as one packet).
 mrc_fabric() {
 	local pre=$1 np=$2 nsp=$3 p s
 	local ha=$pre-hA hb=$pre-hB la=$pre-lA lb=$pre-lB sp=()
@@ -226,6 +231,10 @@ mrc_fabric() {
 			done
 			echo "link set dev mrc0 up"
 		} | ip -n "$h" -batch - || return 1
+		# shellcheck disable=SC2016
+		ip netns exec "$h" sh -c 'for p in $(seq 0 $(($1 - 1))); do
+			ethtool -K r$p tx-udp-segmentation off || exit 1; done' - "$np" \
+			>/dev/null || return 1
 		{
 			local v4 v6 s0=100
 			[ $side = B ] && s0=200
