@@ -39,6 +39,7 @@ FIXTURE(conn) {
 	long lazy_rto;		/* the same */
 	long tx_burst_max;	/* the same */
 	long tx_burst_spread;	/* the same */
+	long tx_burst_us;	/* the same */
 	long rx_burst;		/* the same */
 };
 
@@ -60,6 +61,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GT(self->tx_burst_max, 0);
 	self->tx_burst_spread = mrc_param("tx_burst_spread");
 	ASSERT_GT(self->tx_burst_spread, 0);
+	self->tx_burst_us = mrc_param("tx_burst_us");
+	ASSERT_GE(self->tx_burst_us, 0);
 	self->rx_burst = mrc_param("rx_burst");
 	ASSERT_GE(self->rx_burst, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
@@ -87,6 +90,8 @@ FIXTURE_TEARDOWN(conn)
 	if (self->tx_burst_spread > 0 &&
 	    mrc_param("tx_burst_spread") != self->tx_burst_spread)
 		mrc_set_param("tx_burst_spread", self->tx_burst_spread);
+	if (self->tx_burst_us >= 0 && mrc_param("tx_burst_us") != self->tx_burst_us)
+		mrc_set_param("tx_burst_us", self->tx_burst_us);
 	if (self->rx_burst >= 0 && mrc_param("rx_burst") != self->rx_burst)
 		mrc_set_param("rx_burst", self->rx_burst);
 	if (self->lfd >= 0)
@@ -1055,29 +1060,35 @@ static int a_tx(int nsa, int nsb, int b_idle, long *pkts, long *skbs)
  * message's full segments on one path as one UDP GSO skb, and the
  * receiver gets the same packets as without.  24 (debug kernel: 8)
  * messages of 64 full segments each, read whole and checked, with
- * tx_burst_max 1, then 16 with tx_burst_spread 1 (bursts as large as the
- * plane's window allows, not 1/16 of it), then the same with B's
- * rx_burst off (B's packets go through the encap_rcv hook of a UDP tunnel
- * socket, and UDP cuts each burst into packets before it), then
- * with checksum offload off on A's rails (the stack then cuts each burst
- * and sums every packet in software, and B's UDP checks every sum before
- * mrc sees the packet).  Exactly: B took every packet A sent (new or, if
- * resent after a spurious loss, a duplicate), no UDP checksum error; from
- * before the connection to after its end, A's rails counted packets and
- * A's IP the skbs, which differ by what the bursts carried minus the
- * bursts; at 1 there is no burst, at 16 there are some; B received every
- * burst whole (veth hands the GSO skb over as it is) when rx_burst is on
- * and A's stack did not cut them, else none.
+ * tx_burst_max 1, then 16 with tx_burst_spread 1 and no tx_burst_us
+ * (bursts as large as the plane's window allows), then the same with:
+ *  - B's rx_burst 2, queued since the run before took bursts: it stays
+ *    queued while bursts come;
+ *  - B's rx_burst 0 (B's packets go through the encap_rcv hook of a UDP
+ *    tunnel socket, and UDP cuts each burst into packets before it);
+ *  - rx_burst 2 again, now direct: batches of messages until, after at
+ *    most 4096 datagrams cut, B tries its queue and takes them whole;
+ *  - checksum offload off on A's rails (the stack then cuts each burst
+ *    and sums every packet in software, and B's UDP checks every sum
+ *    before mrc sees the packet).
+ * Exactly: B took every packet A sent (new or, if resent after a
+ * spurious loss, a duplicate), no UDP checksum error; from before the
+ * connection to after its end, A's rails counted packets and A's IP the
+ * skbs, which differ by what the bursts carried minus the bursts; at 1
+ * there is no burst, at 16 there are some; B received every burst whole
+ * (veth hands the GSO skb over as it is) when it was queued and A's stack
+ * did not cut them, none when it was direct, some after its try.
  */
-TEST_F_TIMEOUT(conn, tx_bursts, 180)
+TEST_F_TIMEOUT(conn, tx_bursts, 240)
 {
-	static const int burst[] = { 1, 16, 16, 16 }, spread[] = { 16, 1, 1, 1 };
-	static const int rx_whole[] = { 1, 1, 0, 1 };
-	const int nmsg = debug_kernel() ? 8 : 24, segs = 64;
+	static const int burst[] = { 1, 16, 16, 16, 16, 16 };
+	static const int spread[] = { 16, 1, 1, 1, 1, 1 };
+	static const int rx_mode[] = { 1, 1, 2, 0, 2, 1 };
+	const int nmsg = debug_kernel() ? 8 : 24, segs = 64, runs = 6;
 	long pkts0, skbs0, pkts, skbs, csum0, csum;
 	struct mrc_info ci, si;
 	unsigned char *buf;
-	int c, s, i, k, sz, b_idle;
+	int c, s, i, k, sz, b_idle, batches;
 
 	b_idle = conn_count_in(self->nsb, self->nsa, false);
 	ASSERT_GE(b_idle, 0);
@@ -1085,12 +1096,15 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_max", 17));
 	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_spread", 0));
 	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_spread", 65));
-	for (i = 0; i < 4; i++) {
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_burst_us", 10001));
+	ASSERT_EQ(-EINVAL, mrc_set_param("rx_burst", 3));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_us", 0));
+	for (i = 0; i < runs; i++) {
 		ASSERT_EQ(0, mrc_set_param("tx_burst_max", burst[i]));
 		ASSERT_EQ(0, mrc_set_param("tx_burst_spread", spread[i]));
-		ASSERT_EQ(0, mrc_set_param("rx_burst", rx_whole[i]));
+		ASSERT_EQ(0, mrc_set_param("rx_burst", rx_mode[i]));
 		/* the last run: no checksum offload on A's rails */
-		ASSERT_EQ(0, i < 3 ? 0 : run("%s", MRC_NO_TX_CSUM));
+		ASSERT_EQ(0, i < runs - 1 ? 0 : run("%s", MRC_NO_TX_CSUM));
 		ASSERT_EQ(0, a_tx(self->nsa, self->nsb, b_idle, &pkts0, &skbs0));
 		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
 		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
@@ -1100,7 +1114,13 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 		ASSERT_NE(NULL, buf);
 		csum0 = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
 		ASSERT_GE(csum0, 0);
-		send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
+		/* direct, then a try: 4096 datagrams are 64 messages */
+		for (batches = 1; ; batches++) {
+			send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
+			ASSERT_EQ(0, get_info(s, &si));
+			if (i != 4 || si.rx_bursts || batches * nmsg > 96)
+				break;
+		}
 		/* all acknowledged: no retransmission still on its way */
 		for (k = 0; k < 100; k++) {
 			ASSERT_EQ(0, get_info(c, &ci));
@@ -1116,7 +1136,7 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 			TH_LOG("the connection did not end");
 		csum = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
 		TH_LOG("tx_burst_max %d, rx_burst %d%s: %llu packets, %llu in %llu bursts",
-		       burst[i], rx_whole[i], i == 3 ? " (no tx checksum offload)" : "",
+		       burst[i], rx_mode[i], i == runs - 1 ? " (no tx checksum offload)" : "",
 		       (unsigned long long)ci.tx_pkts,
 		       (unsigned long long)ci.tx_burst_pkts,
 		       (unsigned long long)ci.tx_bursts);
@@ -1126,7 +1146,7 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 		TH_LOG("B: %llu packets in %llu bursts",
 		       (unsigned long long)si.rx_burst_pkts,
 		       (unsigned long long)si.rx_bursts);
-		EXPECT_EQ((unsigned long long)nmsg * segs, si.rx_pkts);
+		EXPECT_EQ((unsigned long long)nmsg * segs * batches, si.rx_pkts);
 		EXPECT_EQ(ci.tx_pkts, si.rx_pkts + si.rx_dups) TH_LOG("packets lost");
 		EXPECT_EQ(csum0, csum) TH_LOG("UDP checksum errors in B");
 		EXPECT_EQ((long)(ci.tx_burst_pkts - ci.tx_bursts), (pkts - pkts0) - (skbs - skbs0));
@@ -1135,8 +1155,12 @@ TEST_F_TIMEOUT(conn, tx_bursts, 180)
 		/* tx_burst_spread 1: bursts as large as the window allows */
 		EXPECT_TRUE(burst[i] == 1 || ci.tx_burst_pkts > 2 * ci.tx_bursts);
 		EXPECT_LE(ci.tx_burst_pkts, 16 * ci.tx_bursts);
-		/* taken whole: every one; cut by A's stack or B's mrc: none */
-		if (rx_whole[i] && i < 3) {
+		/* queued: every one; after a try: some; cut: none */
+		if (i == 4) {
+			EXPECT_LT(0, si.rx_bursts) TH_LOG("%d batches", batches);
+			EXPECT_GT(ci.tx_bursts, si.rx_bursts);
+			EXPECT_GT(ci.tx_burst_pkts, si.rx_burst_pkts);
+		} else if (rx_mode[i] && i < runs - 1) {
 			EXPECT_EQ(ci.tx_bursts, si.rx_bursts);
 			EXPECT_EQ(ci.tx_burst_pkts, si.rx_burst_pkts);
 		} else {

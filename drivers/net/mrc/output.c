@@ -17,7 +17,8 @@
  * segment stays in the ring until acknowledged; a clone with the headers
  * pushed in front goes to the wire (its fclone twin: no allocation).
  *
- * Bursts (tx_burst_max > 1): when a plane's window is wide, consecutive
+ * Bursts (tx_burst_max > 1): when a plane is fast (mrc_output_burst_segs()),
+ * consecutive
  * segments of equal size leave on one path as one UDP GSO skb, the layout
  * QUIC uses with UDP_SEGMENT: every segment's payload is preceded in the
  * page fragment by a slot that its first transmission fills with its own
@@ -40,15 +41,20 @@
 /* Bursts of more segments cost more frags than an skb has (MAX_SKB_FRAGS). */
 #define MRC_TX_BURST_LIMIT	16
 
-static unsigned int tx_burst_max = 1;
+static unsigned int tx_burst_max = MRC_TX_BURST_LIMIT;
 MRC_PARAM_UINT_RANGE(tx_burst_max, tx_burst_max, 1, MRC_TX_BURST_LIMIT);
 MODULE_PARM_DESC(tx_burst_max,
 		 "Most segments sent as one UDP GSO skb (1..16; 1: one skb per packet)");
 
-static unsigned int tx_burst_spread = 16;
+static unsigned int tx_burst_spread = 2;
 MRC_PARAM_UINT_RANGE(tx_burst_spread, tx_burst_spread, 1, 64);
 MODULE_PARM_DESC(tx_burst_spread,
 		 "Bursts a plane's congestion window holds at least (1..64): coarser spraying below");
+
+static unsigned int tx_burst_us = 1000;
+MRC_PARAM_UINT_RANGE(tx_burst_us, tx_burst_us, 0, 10000);
+MODULE_PARM_DESC(tx_burst_us,
+		 "A burst holds at most this long at the plane's rate, us (0..10000; 0: no limit)");
 
 /*
  * Copy @n bytes of the user's message into @skb's page fragments.  They
@@ -354,25 +360,39 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 }
 
 /*
- * Segments per burst on @plane: 1 unless tx_burst_max allows more and the
- * plane's window holds tx_burst_spread (16) bursts of them, so that a
- * window is still sprayed over at least that many draws of the sprayer.
- * The fabric's narrow windows (a few segments at 5 Mbit/s per rail)
- * always send per packet.
+ * Segments per burst on @plane, at most tx_burst_max, and
+ *  - at most what the plane sends in tx_burst_us at its rate (cwnd / srtt,
+ *    mrc_cc_pacing_rate()), as TCP sizes a TSO skb to about 1 ms of its
+ *    pacing rate (tcp_tso_autosize()): a burst is only worth building
+ *    where the sender is limited by its CPU, not by the rail.  At 5
+ *    Mbit/s a millisecond is less than two segments, so the fabric's
+ *    slow rails (and any plane before its first RTT sample) always send
+ *    per packet, sprayed packet by packet;
+ *  - at most a tx_burst_spread'th of the plane's window, so that a window
+ *    is still sprayed over at least that many draws of the sprayer.
  * A burst and its UDP and IP headers fit 64 KiB: UDP's length, IPv4's
  * tot_len and IPv6's payload_len are 16 bits (jumbo segments burst less,
  * or not at all).
  */
 static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 {
-	u32 max = READ_ONCE(tx_burst_max);
+	const struct mrc_cc *cc = &mrc_plane(ms, plane)->cc;
+	u32 max = READ_ONCE(tx_burst_max), us = READ_ONCE(tx_burst_us);
+	u32 pkt = MRC_DATA_HDR_LEN + ms->seg_size;
 
 	if (max <= 1 || !ms->seg_size)
 		return 1;
-	max = min_t(u32, max, (U16_MAX - sizeof(struct udphdr) - sizeof(struct ipv6hdr)) /
-			      (MRC_DATA_HDR_LEN + ms->seg_size));
-	return clamp_t(u32, mrc_plane(ms, plane)->cc.cwnd /
-			    (READ_ONCE(tx_burst_spread) * ms->seg_size), 1, max ?: 1);
+	max = min_t(u32, max, (U16_MAX - sizeof(struct udphdr) - sizeof(struct ipv6hdr)) / pkt);
+	max = min_t(u32, max, cc->cwnd / (READ_ONCE(tx_burst_spread) * ms->seg_size));
+	if (us && max > 1) {
+		u64 rate = mrc_cc_pacing_rate(cc);
+		u64 bytes = rate > div_u64(U64_MAX, us) ? U64_MAX :
+			    div_u64(rate * us, USEC_PER_SEC);
+
+		if (bytes < (u64)max * pkt)
+			max = div_u64(bytes, pkt);
+	}
+	return max ?: 1;
 }
 
 /*
