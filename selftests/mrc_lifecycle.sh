@@ -89,6 +89,34 @@ check_fails "unprivileged: sysfs write refused" $A setpriv --reuid=65534 \
 check_fails "root without CAP_NET_ADMIN: rail set refused" $A setpriv \
 	--inh-caps=-net_admin --bounding-set=-net_admin mrcctl rail set va0 plane 9
 check_eq "nothing changed" "0" "$($A cat /sys/class/net/va0/mrc_rail/plane)"
+# The sockets are opened by a kworker (udp.c), so binding a port is
+# checked against the caller's own capabilities.
+MRC_RC=1 check_output "root without CAP_NET_BIND_SERVICE: udp-port 80 is EACCES, with the reason" \
+	"Error: UDP port 80 needs CAP_NET_BIND_SERVICE." \
+	$A setpriv --inh-caps=-net_bind_service --bounding-set=-net_bind_service \
+	mrcctl dev set mrc0 udp-port 80
+check_output "root: udp-port 80, then back" "" \
+	sh -c "$A mrcctl dev set mrc0 udp-port 80 && $A mrcctl dev set mrc0 udp-port $(uapi_define MRC_UDP_PORT_DEFAULT)"
+
+# A port's UDP sockets carry every device's traffic: they belong to the
+# root cgroup (memory and BPF), not to whoever created the first device.
+cg=/sys/fs/cgroup
+[ -e $cg/cgroup.controllers ] || mount -t cgroup2 none $cg 2>/dev/null
+if [ -e $cg/cgroup.controllers ] && mkdir -p $cg/mrc-lc; then
+	echo +memory >$cg/cgroup.subtree_control 2>/dev/null
+	sh -c "echo \$\$ >$cg/mrc-lc/cgroup.procs && ip -n mrc-la link add mrc6 type mrc &&
+		ip netns exec mrc-la mrcctl dev set mrc6 udp-port 6006"
+	# nsenter: ip netns exec mounts another /sys, without the cgroups
+	check_output "a port's sockets opened from a child cgroup belong to the root cgroup" \
+		"0.0.0.0:6006 cgroup:/
+[::]:6006 cgroup:/" \
+		sh -c "nsenter --net=/run/netns/mrc-la ss -uan --cgroup |
+		       sed -n 's/.* \\([^ ]*:6006\\) .*\\(cgroup:[^ ]*\\).*/\\1 \\2/p'"
+	ip -n mrc-la link del mrc6
+	rmdir $cg/mrc-lc
+else
+	tap_skip "a port's sockets belong to the root cgroup" "no cgroup2 hierarchy in this VM"
+fi
 
 # A user namespace's root owns its network namespace: it may configure it.
 if nobody unshare --user --map-root-user --net true 2>/dev/null; then

@@ -38,6 +38,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <linux/workqueue.h>
 #include <net/inet_ecn.h>
 #include <net/ipv6.h>
 #include <net/udp.h>
@@ -728,6 +729,72 @@ static void mrc_udp_port_free_rcu(struct rcu_head *head)
 }
 
 /**
+ * struct mrc_udp_open_work - a port's sockets, opened by a kworker
+ * @work: the work item (on the caller's stack)
+ * @net: the namespace
+ * @up: the port (its number, its receive modes; its sockets are set)
+ * @extack: the caller's, which waits
+ * @err: 0 or the error
+ */
+struct mrc_udp_open_work {
+	struct work_struct work;
+	struct net *net;
+	struct mrc_udp_port *up;
+	struct netlink_ext_ack *extack;
+	int err;
+};
+
+static void mrc_udp_open_work(struct work_struct *work)
+{
+	struct mrc_udp_open_work *ow = container_of(work, struct mrc_udp_open_work, work);
+	struct mrc_udp_port *up = ow->up;
+
+	up->sock4 = mrc_udp_open(ow->net, up->port, AF_INET, &up->rx4, ow->extack);
+	if (IS_ERR(up->sock4)) {
+		ow->err = PTR_ERR(up->sock4);
+		return;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	up->sock6 = mrc_udp_open(ow->net, up->port, AF_INET6, &up->rx6, ow->extack);
+	if (IS_ERR(up->sock6)) {
+		ow->err = PTR_ERR(up->sock6);
+		udp_tunnel_sock_release(up->sock4);
+	}
+#endif
+}
+
+/*
+ * Open @up's sockets in a kworker, and wait.  A socket belongs to the
+ * memory cgroup and the cgroup of the task that creates it
+ * (mem_cgroup_sk_alloc(), cgroup_sk_alloc()): created by whoever added
+ * the first device on the port, the sockets that receive every device's
+ * traffic would charge the datagrams they queue to that task's memcg (a
+ * container at its limit would drop the fabric's packets) and run its
+ * cgroup's BPF ingress programs.  A kworker is in the root cgroups.  The
+ * caller keeps what it would have needed to bind the port itself.
+ */
+static int mrc_udp_open_all(struct net *net, struct mrc_udp_port *up,
+			    struct netlink_ext_ack *extack)
+{
+	struct mrc_udp_open_work ow = {
+		.net = net,
+		.up = up,
+		.extack = extack,
+	};
+
+	if (inet_port_requires_bind_service(net, up->port) &&
+	    !ns_capable(net->user_ns, CAP_NET_BIND_SERVICE)) {
+		NL_SET_ERR_MSG_FMT(extack, "UDP port %u needs CAP_NET_BIND_SERVICE", up->port);
+		return -EACCES;
+	}
+	INIT_WORK_ONSTACK(&ow.work, mrc_udp_open_work);
+	queue_work(system_unbound_wq, &ow.work);
+	flush_work(&ow.work);
+	destroy_work_on_stack(&ow.work);
+	return ow.err;
+}
+
+/**
  * mrc_udp_port_get() - the sockets of a port, opening them if needed
  * @net: the namespace
  * @port: the UDP port
@@ -741,6 +808,7 @@ struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
 {
 	struct mrc_net *mn = mrc_net(net);
 	struct mrc_udp_port *up;
+	int err;
 
 	ASSERT_RTNL();
 	list_for_each_entry(up, &mn->udp_ports, node) {
@@ -754,23 +822,11 @@ struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
 		return ERR_PTR(-ENOMEM);
 	up->port = port;
 	up->users = 1;
-	up->sock4 = mrc_udp_open(net, port, AF_INET, &up->rx4, extack);
-	if (IS_ERR(up->sock4)) {
-		int err = PTR_ERR(up->sock4);
-
+	err = mrc_udp_open_all(net, up, extack);
+	if (err) {
 		kfree(up);
 		return ERR_PTR(err);
 	}
-#if IS_ENABLED(CONFIG_IPV6)
-	up->sock6 = mrc_udp_open(net, port, AF_INET6, &up->rx6, extack);
-	if (IS_ERR(up->sock6)) {
-		int err = PTR_ERR(up->sock6);
-
-		udp_tunnel_sock_release(up->sock4);
-		kfree(up);
-		return ERR_PTR(err);
-	}
-#endif
 	list_add(&up->node, &mn->udp_ports);
 	return up;
 }
