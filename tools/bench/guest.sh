@@ -276,7 +276,8 @@ fab_stream_end() {
 		awk '/MPJoinSynAckRx/ { print $2 }')
 	rec "$m" "$peer" "$run" $(cat "$tmp/srv.out") rail0=${d[0]} rail1=${d[1]} \
 		rail2=${d[2]} rail3=${d[3]} rate_mbit=$RATE rails=4 ${sub:+mptcp_joins_total=$sub} \
-		cpu_jiffies=$((c1 - FC0)) hz=$(getconf CLK_TCK) "$@"
+		cpu_jiffies=$((c1 - FC0)) hz=$(getconf CLK_TCK) \
+		$(grep -o 'mrc_[a-z_]*=[0-9]*' "$tmp/cli.out") "$@"
 	log "$m $peer run $run: $(cat "$tmp/srv.out") rails: ${d[*]}"
 }
 
@@ -517,7 +518,8 @@ p5_one() {
 	[ -n "$cpu" ] || cpu=$((c1 - c0)) scope=outer
 	rec $m $peer $run $(cat "$tmp/srv.out") cpu_jiffies=$cpu cpu_scope=$scope \
 		cpu_jiffies_outer=$((c1 - c0)) softirq_jiffies=$((s1 - s0)) \
-		hz=$(getconf CLK_TCK) tag=$tag $EVREC "$@"
+		hz=$(getconf CLK_TCK) tag=$tag $(grep -o 'mrc_[a-z_]*=[0-9]*' "$tmp/cli.out") \
+		$EVREC "$@"
 	log "$m $peer run $run $*: $(cat "$tmp/srv.out") cpu $((c1 - c0)) jiffies"
 }
 

@@ -49,6 +49,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,28 @@ static const char *measure_end(void)
 	if (!perf_ctl || c == -1ULL || cpu0 == -1ULL)
 		return "";
 	snprintf(s, sizeof(s), " cpu_jiffies=%llu", c - cpu0);
+	return s;
+}
+
+/*
+ * " mrc_tx_pkts=N mrc_tx_bursts=N mrc_tx_burst_pkts=N mrc_retrans=N" of
+ * an mrc socket (what it sent, and how much of it as UDP GSO bursts), or
+ * "" for another protocol or a kernel without the counters.
+ */
+static const char *mrc_tx_counters(int fd)
+{
+	static char s[160];
+	struct mrc_info info;
+	socklen_t len = sizeof(info);
+
+	s[0] = 0;
+	if (proto != P_MRC || getsockopt(fd, SOL_MRC, MRC_INFO, &info, &len) ||
+	    len < offsetof(struct mrc_info, tx_burst_pkts) + sizeof(info.tx_burst_pkts))
+		return s;
+	snprintf(s, sizeof(s),
+		 " mrc_tx_pkts=%llu mrc_tx_bursts=%llu mrc_tx_burst_pkts=%llu mrc_retrans=%llu",
+		 (unsigned long long)info.tx_pkts, (unsigned long long)info.tx_bursts,
+		 (unsigned long long)info.tx_burst_pkts, (unsigned long long)info.retrans);
 	return s;
 }
 
@@ -519,7 +542,8 @@ static int client(const char *addr, int port)
 		shutdown(fd, SHUT_WR);
 		while (recv(fd, buf, size, 0) > 0)
 			;
-		printf("sent=%llu%s\n", bytes, measure_end());
+		printf("sent=%llu%s", bytes, measure_end());
+		printf("%s\n", mrc_tx_counters(fd));
 		return 0;
 	}
 	v = malloc(sizeof(*v) * (count > 1000000 ? 1000000 : count + 1));

@@ -262,6 +262,22 @@ if p5["mrc"]["goodput_mbit"] and p5["tcp"]["goodput_mbit"]:
     row("P5 one unshaped rail: CPU s per GB (whole VM)", fmt(cm, 1), "", fmt(ct, 1), "",
         fmt(cm and ct and div(cm[1], ct[1])) + " (mrc/TCP)", "(reported)", "info")
 
+
+# ---- how mrc sent (mrcpp: the sender's MRC_INFO) ----------------------------------
+def burst_share(recs):
+    """[% of each run's packets that left in bursts] of mrc records."""
+    return [100.0 * r["mrc_tx_burst_pkts"] / r["mrc_tx_pkts"] for r in recs
+            if r.get("mrc_tx_pkts")]
+
+
+bursts = {m: burst_share(sel(m, "mrc")) for m in ("p1", "p5")}
+derived["mrc_burst_pct"] = bursts
+if any(bursts.values()):
+    row("mrc packets sent in UDP GSO bursts, %: P1 (shaped rails) ; P5 (unshaped)",
+        fmt(mm(bursts["p1"]), 1) + " ; " + fmt(mm(bursts["p5"]), 1), "", "", "", "",
+        "(reported)", "info", "P1 at %g Mbit/s per rail must stay per packet (0)" % RATE
+        if RATE else "")
+
 # ---- P6 latency ---------------------------------------------------------------------
 p6 = {}
 for peer in ("mrc", "tcp", "udp"):
