@@ -424,6 +424,29 @@ check_eq "bad-ack (peer B to the sender A): $SENT sent -> drop 'bad-ack' +$((OUT
 # ---- well-formed packets that are not the peer's ------------------------------------
 kind "no-conn (attacker): DATA to random ids, one RESET each" no-conn X N \
 	"-d 10.0.0.2 -k no-conn -n $N"
+
+# The same as UDP GSO bursts of 8 (mrcinject -G), which reach B whole (A
+# forwards them as they are) and are taken whole (rx_burst 1): a burst of
+# DATA of one connection id costs one lookup, and one RESET if there is
+# no such connection; any other burst is cut and each packet judged alone.
+# (RESETs to strays: at most 200 a second per device, so a second apart)
+rxb0=$(cat /sys/module/mrc/parameters/rx_burst)
+echo 1 >/sys/module/mrc/parameters/rx_burst
+sleep 1.1
+kind "no-conn bursts (attacker): DATA to random ids, 8 per GSO skb, cut: one RESET each" \
+	no-conn X N "-d 10.0.0.2 -k no-conn -n $N -G 8"
+sleep 1.1
+kind "no-conn bursts (attacker): DATA to one absent id, 8 per GSO skb: one RESET per burst" \
+	no-conn X $(((N + 7) / 8)) "-d 10.0.0.2 -k no-conn -c 0badf00d -C 1234 -n $N -G 8"
+kind "bad-source bursts (attacker): DATA with both real ids, 8 per GSO skb" bad-source X 0 \
+	"-d 10.0.0.2 -k bad-source -c $BID -C $AID -n $N -G 8"
+keep
+inject X "-d 10.0.0.2 -k garbage -n $((N * 10)) -G 8"
+settle "short version type reserved length bad-field no-conn" "$SENT"
+sumd all short version type reserved length bad-field no-conn
+check_eq "garbage bursts (attacker): $SENT random packets in GSO skbs -> parse drops + no-conn +$all on mrc0" \
+	"$((N * 10))" "$all"
+echo "$rxb0" >/sys/module/mrc/parameters/rx_burst
 kind "bad-source (attacker): DATA with both real ids from 10.99.0.2" bad-source X 0 \
 	"-d 10.0.0.2 -k bad-source -c $BID -C $AID -n $N"
 kind "bad-source (peer's address): DATA to B's id with a guessed src id" bad-source A - \

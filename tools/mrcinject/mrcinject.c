@@ -74,6 +74,12 @@
  *   -e ECHO       ACCEPT echo, hex: the isn of the REQ it answers (default:
  *                 random, non-zero)
  *   -U            REQ not padded: MRC_REQ_LEN(rails) bytes, as in version 1
+ *   -G SEGS       send the packets as UDP GSO bursts (UDP_SEGMENT) of up to
+ *                 SEGS (2..64) packets of equal size, the last maybe
+ *                 shorter: what a peer's mrc sends with tx_burst_max, here
+ *                 of any kind (the receiver cuts a burst that is not DATA
+ *                 of one connection; a burst of no connection gets one
+ *                 RESET); sent= still counts packets
  *   -v            print what is learned
  *   -l            hold an AF_MRC listener on -D (never accepting) for -w
  *                 seconds (default 60) with backlog -B (default 4096)
@@ -104,8 +110,12 @@
 
 #include "core/wire.h"
 
-#define OPTSTRING	"d:p:s:P:n:i:c:C:S:q:Lm:M:O:z:u:T:a:b:R:D:A:vlB:w:r:k:e:UQ"
+#define OPTSTRING	"d:p:s:P:n:i:c:C:S:q:Lm:M:O:z:u:T:a:b:R:D:A:vlB:w:r:k:e:UQG:"
 #define MAX_PKT		1472	/* UDP payload of a 1500-byte IPv4 MTU */
+#define MAX_GSO_SEGS	64	/* UDP_MAX_SEGMENTS of 6.1 */
+#ifndef UDP_SEGMENT
+#define UDP_SEGMENT	103
+#endif
 #define WIN_PKTS	2048	/* MRC_WIN_PKTS of core/rxwin.h */
 #define MAX_MSG_SIZE	BIT(20)
 
@@ -175,6 +185,7 @@ struct opts {
 	struct rail_opt rails[MRC_WIRE_MAX_RAILS];
 	unsigned int n_rails;
 	int verbose;
+	unsigned int gso;
 };
 
 static struct opts o = {
@@ -547,7 +558,83 @@ static size_t build_length(u8 *buf, unsigned long long v)
 static int out_fd = -1;
 static unsigned long long sent, sent_bytes, errors;
 
+/* -G: the burst being built, segments of gso_seg bytes */
+static u8 gso_buf[MAX_GSO_SEGS * MAX_PKT];
+static size_t gso_len, gso_seg;
+static unsigned int gso_n;
+
+static void send_one(int fd, const u8 *buf, size_t len);
+
+/* Send the burst built so far: one sendmsg() with UDP_SEGMENT. */
+static void gso_flush(int fd)
+{
+	char cbuf[CMSG_SPACE(sizeof(uint16_t))] = { 0 };
+	struct iovec iov = { .iov_base = gso_buf, .iov_len = gso_len };
+	struct msghdr m = {
+		.msg_name = &o.dst, .msg_namelen = o.dst_len,
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+	uint16_t seg = gso_seg;
+	int tries;
+
+	if (gso_n <= 1) {
+		if (gso_n)
+			send_one(fd, gso_buf, gso_len);
+		gso_n = 0;
+		gso_len = 0;
+		return;
+	}
+	cm->cmsg_level = IPPROTO_UDP;
+	cm->cmsg_type = UDP_SEGMENT;
+	cm->cmsg_len = CMSG_LEN(sizeof(seg));
+	memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
+	for (tries = 0; tries < 100; tries++) {
+		if (sendmsg(fd, &m, 0) == (ssize_t)gso_len) {
+			sent += gso_n;
+			sent_bytes += gso_len;
+			break;
+		}
+		if (errno != ENOBUFS && errno != EAGAIN && errno != ECONNREFUSED) {
+			if (errors++ < 5)
+				fprintf(stderr, "mrcinject: sendmsg (UDP_SEGMENT): %s\n",
+					strerror(errno));
+			break;
+		}
+		usleep(1000);
+	}
+	gso_n = 0;
+	gso_len = 0;
+}
+
+/*
+ * Add a packet to the burst: every segment but the last has the first
+ * one's size, so a longer packet starts a new burst and a shorter one
+ * ends this one.
+ */
+static void gso_add(int fd, const u8 *buf, size_t len)
+{
+	if (gso_n && (len > gso_seg || gso_n >= o.gso))
+		gso_flush(fd);
+	if (!gso_n)
+		gso_seg = len;
+	memcpy(gso_buf + gso_len, buf, len);
+	gso_len += len;
+	gso_n++;
+	if (len < gso_seg)
+		gso_flush(fd);
+}
+
 static void send_pkt(int fd, const u8 *buf, size_t len)
+{
+	if (o.gso > 1)
+		gso_add(fd, buf, len);
+	else
+		send_one(fd, buf, len);
+}
+
+static void send_one(int fd, const u8 *buf, size_t len)
 {
 	int tries;
 
@@ -989,6 +1076,11 @@ static int run(int argc, char **argv)
 		case 'Q':
 			sniff_mode = 1;
 			break;
+		case 'G':
+			o.gso = num(optarg, 10);
+			if (o.gso < 2 || o.gso > MAX_GSO_SEGS)
+				bad_usage();
+			break;
 		case 'k':
 			for (k = 0; k < __K_MAX; k++)
 				if (!strcmp(optarg, kind_names[k]))
@@ -1071,6 +1163,8 @@ static int run(int argc, char **argv)
 		if (o.gap_us)
 			usleep(o.gap_us);
 	}
+	if (o.gso > 1)
+		gso_flush(out_fd);
 	printf("kind=%s sent=%llu bytes=%llu errors=%llu\n", kind_names[o.kind], sent,
 	       sent_bytes, errors);
 	return errors ? 1 : 0;
