@@ -118,10 +118,12 @@ cleanup() {
 	wait 2>/dev/null
 	# a parameter the half-open flood raised, if it ended early
 	[ -n "$hoto0" ] && echo "$hoto0" >/sys/module/mrc/parameters/half_open_timeout_ms
+	[ -n "$rxb0" ] && echo "$rxb0" >/sys/module/mrc/parameters/rx_burst
 	rm -rf "$tmp"
 	_ns_cleanup
 }
 hoto0=
+rxb0=
 trap cleanup EXIT
 
 # ---- topology ------------------------------------------------------------------
@@ -438,6 +440,8 @@ kind "no-conn bursts (attacker): DATA to random ids, 8 per GSO skb, cut: one RES
 sleep 1.1
 kind "no-conn bursts (attacker): DATA to one absent id, 8 per GSO skb: one RESET per burst" \
 	no-conn X $(((N + 7) / 8)) "-d 10.0.0.2 -k no-conn -c 0badf00d -C 1234 -n $N -G 8"
+# (whole, as the RESETs per burst above show for no-conn; cut, the drops
+# and replies would be the same)
 kind "bad-source bursts (attacker): DATA with both real ids, 8 per GSO skb" bad-source X 0 \
 	"-d 10.0.0.2 -k bad-source -c $BID -C $AID -n $N -G 8"
 keep
@@ -447,6 +451,7 @@ sumd all short version type reserved length bad-field no-conn
 check_eq "garbage bursts (attacker): $SENT random packets in GSO skbs -> parse drops + no-conn +$all on mrc0" \
 	"$((N * 10))" "$all"
 echo "$rxb0" >/sys/module/mrc/parameters/rx_burst
+rxb0=
 kind "bad-source (attacker): DATA with both real ids from 10.99.0.2" bad-source X 0 \
 	"-d 10.0.0.2 -k bad-source -c $BID -C $AID -n $N"
 kind "bad-source (peer's address): DATA to B's id with a guessed src id" bad-source A - \

@@ -83,6 +83,22 @@ for p in 0 1 2 3; do
 done
 
 # ---- impaired rails: loss, reordering, duplication, corruption ------------------
+params=/sys/module/mrc/parameters
+burst_max0=$(cat $params/tx_burst_max)
+burst_spread0=$(cat $params/tx_burst_spread)
+rx_burst0=$(cat $params/rx_burst)
+check "bursts: parameters read ($burst_max0, $burst_spread0, $rx_burst0)" \
+	test -n "$burst_max0" -a -n "$burst_spread0" -a -n "$rx_burst0"
+# restored however the script ends: the module stays loaded for the next test
+restore_bursts() {
+	echo "$burst_max0" >$params/tx_burst_max
+	echo "$burst_spread0" >$params/tx_burst_spread
+	echo "$rx_burst0" >$params/rx_burst
+}
+trap 'restore_bursts; _ns_cleanup' EXIT
+# Per packet (tx_burst_max 1): netem impairs each packet on its own here;
+# the bursts' section below impairs whole bursts.
+echo 1 >$params/tx_burst_max
 for p in 0 1 2 3; do
 	tc -n mx-a4 qdisc add dev a$p root netem delay 1ms 1ms loss 2% duplicate 1% \
 		reorder 10% corrupt 0.5%
@@ -101,6 +117,7 @@ for p in 0 1 2 3; do
 	tc -n mx-a4 qdisc del dev a$p root
 	tc -n mx-b4 qdisc del dev b$p root
 done
+restore_bursts
 
 # ---- message sizes, jumbo and IPv6 rails -----------------------------------------
 xfer "sizes 1 B .. 1 MiB" mx-a4 mx-b4 10.0.0.2 $((60 / N)) 1-1048576
@@ -129,19 +146,6 @@ check_eq "IPv6: both planes used" 2 "$(field planes "$SENDERR")"
 udp_csum_errors() {
 	ip netns exec "$1" nstat -az UdpInCsumErrors | awk '/UdpInCsumErrors/ { print $2 }'
 }
-params=/sys/module/mrc/parameters
-burst_max0=$(cat $params/tx_burst_max)
-burst_spread0=$(cat $params/tx_burst_spread)
-rx_burst0=$(cat $params/rx_burst)
-check "bursts: parameters read ($burst_max0, $burst_spread0, $rx_burst0)" \
-	test -n "$burst_max0" -a -n "$burst_spread0" -a -n "$rx_burst0"
-# restored however the script ends: the module stays loaded for the next test
-restore_bursts() {
-	echo "$burst_max0" >$params/tx_burst_max
-	echo "$burst_spread0" >$params/tx_burst_spread
-	echo "$rx_burst0" >$params/rx_burst
-}
-trap 'restore_bursts; _ns_cleanup' EXIT
 echo 16 >$params/tx_burst_max
 echo 1 >$params/tx_burst_spread
 echo 1 >$params/rx_burst

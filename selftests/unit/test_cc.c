@@ -712,6 +712,51 @@ TEST(cc_pacing_rate)
  * reordered or repeated); one segment more for a NACK; across the
  * count's wrap; saturating.
  */
+/*
+ * The delivery rate: bytes acknowledged over the last round whose start
+ * is known (not the first), at the pace the ACKs came, whatever cwnd and
+ * srtt say; an application-limited round delivers what was sent.
+ */
+TEST(cc_delivery_rate)
+{
+	struct mrc_cc_params p;
+	u32 now = 1000, i;
+	struct mrc_cc cc;
+
+	params(&p, true);
+	mrc_cc_init(&cc, &p);
+	EXPECT_EQ(0ULL, mrc_cc_delivery_rate(&cc));
+	/* round 1: its start is unknown */
+	for (i = 0; i < 10; i++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	for (i = 0; i < 10; i++) {
+		now += 100;
+		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
+	}
+	EXPECT_EQ(1ULL, cc.rounds);
+	EXPECT_EQ(0ULL, mrc_cc_delivery_rate(&cc));
+	/* round 2: 20 segments, an ACK every 100 us: 2 s */
+	for (i = 0; i < 20; i++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	for (i = 0; i < 20; i++) {
+		now += 100;
+		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
+	}
+	EXPECT_EQ(2ULL, cc.rounds);
+	EXPECT_EQ(20ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
+	/* cwnd / srtt says far more: 40 segments in 100 us, x 2 */
+	EXPECT_LT(10 * mrc_cc_delivery_rate(&cc), mrc_cc_pacing_rate(&cc));
+	/* round 3, application-limited: 2 segments in 2 ms */
+	for (i = 0; i < 2; i++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	for (i = 0; i < 2; i++) {
+		now += 1000;
+		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
+	}
+	EXPECT_EQ(3ULL, cc.rounds);
+	EXPECT_EQ(2ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
+}
+
 TEST(cc_ce_bytes)
 {
 	u32 seen = 0;

@@ -611,11 +611,20 @@ static void gso_flush(int fd)
 /*
  * Add a packet to the burst: every segment but the last has the first
  * one's size, so a longer packet starts a new burst and a shorter one
- * ends this one.
+ * ends this one.  A burst stays within a UDP datagram (64 KiB) and each
+ * segment within the path MTU (1500: 1472 bytes of UDP payload over
+ * IPv4, 1452 over IPv6); an empty packet, or a longer one, goes alone.
  */
 static void gso_add(int fd, const u8 *buf, size_t len)
 {
-	if (gso_n && (len > gso_seg || gso_n >= o.gso))
+	size_t mtu = o.dst.ss_family == AF_INET6 ? MAX_PKT - 20 : MAX_PKT;
+
+	if (!len || len > mtu) {
+		gso_flush(fd);
+		send_one(fd, buf, len);
+		return;
+	}
+	if (gso_n && (len > gso_seg || gso_n >= o.gso || gso_len + len > 65000))
 		gso_flush(fd);
 	if (!gso_n)
 		gso_seg = len;

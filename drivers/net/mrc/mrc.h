@@ -222,15 +222,20 @@ struct mrc_dev {
 
 /**
  * struct mrc_udp_rx - how one UDP socket of a port receives (udp.c)
- * @count: datagrams since the socket last switched between the encap_rcv
- *	hook and its queue, or since it last received a burst queued.
- *	READ_ONCE/WRITE_ONCE from any CPU's softirq: a hint, an increment
- *	lost in a race only delays a switch.
+ * @probe_at: with rx_burst=2, while datagrams go to the encap_rcv hook:
+ *	jiffies when the socket tries its queue again (read per datagram)
+ * @count: with rx_burst=2, while they are queued: datagrams since the
+ *	switch or since the last burst taken whole (written per datagram
+ *	that is not one)
+ *
+ * READ_ONCE/WRITE_ONCE from any CPU's softirq: hints; an increment lost
+ * in a race only delays a switch.
  *
  * Aligned: the socket's sk_user_data points here, and the sk_user_data
  * of a socket keeps flags in a pointer's low 3 bits (SK_USER_DATA_*).
  */
 struct mrc_udp_rx {
+	unsigned long probe_at;
 	unsigned int count;
 } __aligned(8);
 
@@ -241,7 +246,8 @@ struct mrc_udp_rx {
  * @users: devices using it; RTNL
  * @sock4: IPv4 socket
  * @sock6: IPv6 socket (NULL without IPv6)
- * @rx4: @sock4's receive mode (its sk_user_data)
+ * @rx4: @sock4's receive mode (its sk_user_data); written from any CPU,
+ *	so on a cache line of its own
  * @rx6: @sock6's
  * @rcu: deferred free
  */
@@ -251,8 +257,8 @@ struct mrc_udp_port {
 	unsigned int users;
 	struct socket *sock4;
 	struct socket *sock6;
-	struct mrc_udp_rx rx4;
-	struct mrc_udp_rx rx6;
+	struct mrc_udp_rx rx4 ____cacheline_aligned_in_smp;
+	struct mrc_udp_rx rx6 ____cacheline_aligned_in_smp;
 	struct rcu_head rcu;
 };
 

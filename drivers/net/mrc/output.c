@@ -361,13 +361,17 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 
 /*
  * Segments per burst on @plane, at most tx_burst_max, and
- *  - at most what the plane sends in tx_burst_us at its rate (cwnd / srtt,
- *    mrc_cc_pacing_rate()), as TCP sizes a TSO skb to about 1 ms of its
- *    pacing rate (tcp_tso_autosize()): a burst is only worth building
- *    where the sender is limited by its CPU, not by the rail.  At 5
- *    Mbit/s a millisecond is less than two segments, so the fabric's
- *    slow rails (and any plane before its first RTT sample) always send
- *    per packet, sprayed packet by packet;
+ *  - at most what the plane sends in tx_burst_us at its rate, as TCP
+ *    sizes a TSO skb to about 1 ms of its pacing rate
+ *    (tcp_tso_autosize()): a burst is only worth building where the
+ *    sender is limited by its CPU, not by the rail.  The rate is what the
+ *    plane delivered in its last round (mrc_cc_delivery_rate()) with a
+ *    5/4 gain, not cwnd / srtt: in slow start the RTT samples do not
+ *    include the queue being built yet, and cwnd / srtt overstates a 5
+ *    Mbit/s plane's rate many times.  A burst of 2 takes about 19 Mbit/s
+ *    (2 x 1484 wire bytes in a millisecond, after the gain), so the
+ *    fabric's 5 Mbit/s rails (and any plane before its second round)
+ *    send per packet, sprayed packet by packet;
  *  - at most a tx_burst_spread'th of the plane's window, so that a window
  *    is still sprayed over at least that many draws of the sprayer.
  * A burst and its UDP and IP headers fit 64 KiB: UDP's length, IPv4's
@@ -385,9 +389,11 @@ static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 	max = min_t(u32, max, (U16_MAX - sizeof(struct udphdr) - sizeof(struct ipv6hdr)) / pkt);
 	max = min_t(u32, max, cc->cwnd / (READ_ONCE(tx_burst_spread) * ms->seg_size));
 	if (us && max > 1) {
-		u64 rate = mrc_cc_pacing_rate(cc);
-		u64 bytes = rate > div_u64(U64_MAX, us) ? U64_MAX :
-			    div_u64(rate * us, USEC_PER_SEC);
+		u64 rate = mrc_cc_delivery_rate(cc);
+		u64 bytes;
+
+		rate += rate >> 2;
+		bytes = rate > div_u64(U64_MAX, us) ? U64_MAX : div_u64(rate * us, USEC_PER_SEC);
 
 		if (bytes < (u64)max * pkt)
 			max = div_u64(bytes, pkt);

@@ -22,12 +22,14 @@
  *    where they lie (mrc_udp_rcv_burst()).  The queue costs a packet that
  *    comes alone about 7 % more time in a ping-pong.
  * rx_burst picks one (0: direct, 1: queued) or, by default (2), both in
- * turn: MRC_RX_DIRECT_PKTS datagrams direct, then queued for as long as
- * bursts come (fewer than MRC_RX_QUEUE_PKTS datagrams between two).  A
- * socket whose peers send bursts takes them whole after at most 4096
- * datagrams; one whose peers do not queues one datagram in 17, to find
- * out.  Counted in datagrams, not time, so that a workload that pauses
- * between its transfers is not sent back to cutting them.
+ * turn: direct for MRC_RX_DIRECT_MS, then queued for as long as bursts
+ * come (fewer than MRC_RX_QUEUE_PKTS datagrams between two bursts taken
+ * whole), then direct again.  A socket whose peers send bursts takes
+ * them whole after at most 200 ms; one whose peers do not queues 256
+ * datagrams every 200 ms, to find out.  Direct, a datagram only reads
+ * when to try (no shared write); queued, leaving is counted in
+ * datagrams, not time, so that a workload that pauses between its
+ * transfers keeps taking them whole.
  *
  * A packet is attributed to the rail it arrived on (skb->dev); from there
  * to its device and to a connection by the id in its header.
@@ -60,8 +62,8 @@ enum {
 	MRC_RX_AUTO,
 };
 
-/* rx_burst=2: datagrams direct between tries, queued after the last burst */
-#define MRC_RX_DIRECT_PKTS	4096
+/* rx_burst=2: time direct between tries, datagrams queued after the last burst */
+#define MRC_RX_DIRECT_MS	200
 #define MRC_RX_QUEUE_PKTS	256
 
 static unsigned int rx_burst = MRC_RX_AUTO;
@@ -341,8 +343,9 @@ static bool mrc_udp_burst_uniform(const struct sk_buff *skb,
  * shorter, each with its own headers, read where they lie: one connection
  * lookup, one lock and no copy for all of them (mrc_input_burst()).
  * Context: RCU.
+ * Return: true if it was for a connection its source may speak for.
  */
-static void mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
+static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 			      struct mrc_rail *rail, u8 plane,
 			      struct sk_buff *skb, const struct mrc_pkt *first)
 {
@@ -366,7 +369,7 @@ static void mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 		for (pos = 0; pos < n; pos++)
 			mrc_count_drop(mdev, rail, why);
 		kfree_skb(skb);
-		return;
+		return false;
 	}
 	mrc_conn_lock(ms, &xq);
 	if (n > 1) {
@@ -392,9 +395,10 @@ static void mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 		consume_skb(skb);	/* its pages live on in the runs */
 	else
 		kfree_skb(skb);		/* every segment was a counted drop */
+	return true;
 }
 
-static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb);
+static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb);
 
 /*
  * A GSO skb not taken whole: cut into packets, as udp_queue_rcv_skb()
@@ -425,9 +429,13 @@ static void mrc_udp_rcv_cut(struct sock *sk, struct sk_buff *skb)
 	}
 }
 
-/* One datagram (or burst) of @sk, data at its UDP header. Context: BH. */
-static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
+/*
+ * One datagram (or burst) of @sk, data at its UDP header.  Returns true
+ * for a burst taken whole by a connection.  Context: BH.
+ */
+static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
+	bool whole = false;
 	struct net *net = sock_net(sk);
 	struct sk_buff_head xq;
 	struct in6_addr saddr, daddr;
@@ -450,13 +458,13 @@ static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	plane = READ_ONCE(rail->plane);
 	if (skb_is_gso(skb)) {
 		if (mrc_udp_burst_whole(skb) && mrc_udp_burst_uniform(skb, pkt)) {
-			mrc_udp_rcv_burst(net, mdev, rail, plane, skb, pkt);
+			whole = mrc_udp_rcv_burst(net, mdev, rail, plane, skb, pkt);
 			rcu_read_unlock();
 		} else {
 			rcu_read_unlock();
 			mrc_udp_rcv_cut(sk, skb);
 		}
-		return;
+		return whole;
 	}
 	len = skb->len - sizeof(struct udphdr);
 	mrc_count_rx(mdev, rail, skb, 1, skb->len);
@@ -500,7 +508,7 @@ static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		mrc_handshake_rcv(mdev, rail, plane, pkt, &saddr, &daddr);
 		rcu_read_unlock();
 		consume_skb(skb);
-		return;
+		return false;
 	}
 
 	ms = mrc_udp_conn(net, mdev, rail, plane, pkt, &saddr, &reason);
@@ -512,16 +520,26 @@ static void mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 	rcu_read_unlock();
-	return;
+	return false;
 
 drop:
 	mrc_count_drop(mdev, rail, reason);
 free:
 	rcu_read_unlock();
 	kfree_skb(skb);
+	return false;
 }
 
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb);
+
+/* Stay direct for MRC_RX_DIRECT_MS from now (one write per tick at most). */
+static void mrc_udp_rx_defer(struct mrc_udp_rx *rx)
+{
+	unsigned long at = jiffies + msecs_to_jiffies(MRC_RX_DIRECT_MS);
+
+	if (READ_ONCE(rx->probe_at) != at)
+		WRITE_ONCE(rx->probe_at, at);
+}
 
 /*
  * Switch @sk (its receive mode @rx) to its queue (@queue) or to the
@@ -530,36 +548,39 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb);
  */
 static void mrc_udp_rx_switch(struct sock *sk, struct mrc_udp_rx *rx, bool queue)
 {
-	if (rx)
-		WRITE_ONCE(rx->count, 0);
+	if (rx) {
+		if (queue)
+			WRITE_ONCE(rx->count, 0);
+		else
+			mrc_udp_rx_defer(rx);
+	}
 	WRITE_ONCE(udp_sk(sk)->encap_rcv, queue ? NULL : mrc_udp_encap_rcv);
 }
 
 /*
- * Count a datagram of @rx (@burst: a GSO skb, received queued); with
- * rx_burst=2, is it time to switch, after @limit of them?
+ * rx_burst=2, queued: count a datagram of @rx (@whole: a burst taken
+ * whole, for a connection); is it time to go back to direct?
  */
-static bool mrc_udp_rx_count(struct mrc_udp_rx *rx, bool burst,
-			     unsigned int mode, unsigned int limit)
+static bool mrc_udp_rx_count(struct mrc_udp_rx *rx, bool whole)
 {
 	unsigned int n;
 
 	if (!rx)
 		return false;
-	if (burst) {
+	if (whole) {
 		if (READ_ONCE(rx->count))
 			WRITE_ONCE(rx->count, 0);
 		return false;
 	}
 	n = READ_ONCE(rx->count) + 1;
 	WRITE_ONCE(rx->count, n);
-	return mode == MRC_RX_AUTO && n >= limit;
+	return n >= MRC_RX_QUEUE_PKTS;
 }
 
 /*
  * Direct: the encap_rcv hook, as a UDP tunnel socket receives; UDP cuts
  * a burst into packets before this.  A change of the parameter, or
- * rx_burst=2's count, takes effect from the next packet.
+ * rx_burst=2's time to try the queue, takes effect from the next packet.
  * Context: BH, RCU (UDP's).
  */
 static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
@@ -567,9 +588,13 @@ static int mrc_udp_encap_rcv(struct sock *sk, struct sk_buff *skb)
 	struct mrc_udp_rx *rx = rcu_dereference_sk_user_data(sk);
 	unsigned int mode = READ_ONCE(rx_burst);
 
-	if (mrc_udp_rx_count(rx, false, mode, MRC_RX_DIRECT_PKTS) ||
-	    mode == MRC_RX_QUEUE)
+	if (mode == MRC_RX_QUEUE ||
+	    (mode == MRC_RX_AUTO && rx &&
+	     time_after_eq(jiffies, READ_ONCE(rx->probe_at))))
 		mrc_udp_rx_switch(sk, rx, true);
+	/* rx_burst=0 to 2: a direct spell first (a write per tick at most) */
+	else if (mode == MRC_RX_DIRECT && rx)
+		mrc_udp_rx_defer(rx);
 	mrc_udp_rcv(sk, skb);
 	return 0;
 }
@@ -610,8 +635,8 @@ static void mrc_udp_data_ready(struct sock *sk)
 	struct net *net = sock_net(sk);
 	struct mrc_udp_rx *rx;
 	struct sk_buff *skb;
+	bool csum_ok, whole;
 	int n, off, err;
-	bool csum_ok;
 
 	rcu_read_lock();
 	rx = rcu_dereference_sk_user_data(sk);
@@ -622,8 +647,7 @@ static void mrc_udp_data_ready(struct sock *sk)
 		skb = __skb_recv_udp(sk, MSG_DONTWAIT, &off, &err);
 		if (!skb)
 			break;
-		if (mrc_udp_rx_count(rx, skb_is_gso(skb), mode, MRC_RX_QUEUE_PKTS))
-			mrc_udp_rx_switch(sk, rx, false);
+		whole = false;
 		/*
 		 * UDP kept its own data in skb->dev (dev_scratch): read what
 		 * it said of the checksum, then put the device back.
@@ -644,8 +668,10 @@ static void mrc_udp_data_ready(struct sock *sk)
 #endif
 			/* UDP pulled its header: the parser wants it back */
 			skb_push_rcsum(skb, sizeof(struct udphdr));
-			mrc_udp_rcv(sk, skb);
+			whole = mrc_udp_rcv(sk, skb);
 		}
+		if (mode == MRC_RX_AUTO && mrc_udp_rx_count(rx, whole))
+			mrc_udp_rx_switch(sk, rx, false);
 	}
 	rcu_read_unlock();
 }
@@ -688,6 +714,9 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	} else {
 		cfg.local_ip.s_addr = htonl(INADDR_ANY);
 	}
+	/* rx_burst=2 tries the queue from the first datagram on */
+	rx->probe_at = jiffies;
+	rx->count = 0;
 	err = udp_sock_create(net, &cfg, &sock);
 	if (err) {
 		NL_SET_ERR_MSG_FMT(extack, "cannot open UDP port %u (%s): error %d",
@@ -715,8 +744,6 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	write_lock_bh(&sock->sk->sk_callback_lock);
 	WRITE_ONCE(sock->sk->sk_data_ready, mrc_udp_data_ready);
 	write_unlock_bh(&sock->sk->sk_callback_lock);
-	/* rx_burst=2 tries the queue from the first datagram on */
-	rx->count = MRC_RX_DIRECT_PKTS;
 	if (READ_ONCE(rx_burst) == MRC_RX_QUEUE)
 		WRITE_ONCE(udp_sk(sock->sk)->encap_rcv, NULL);
 	mrc_udp_purge(sock->sk);
@@ -770,8 +797,14 @@ static void mrc_udp_open_work(struct work_struct *work)
  * the first device on the port, the sockets that receive every device's
  * traffic would charge the datagrams they queue to that task's memcg (a
  * container at its limit would drop the fabric's packets) and run its
- * cgroup's BPF ingress programs.  A kworker is in the root cgroups.  The
- * caller keeps what it would have needed to bind the port itself.
+ * cgroup's BPF ingress programs.  A kworker is in the root cgroups.
+ * What else follows the creator changes with it: the cgroup BPF bind
+ * hooks that run are the root cgroup's, the socket's uid and net_cls
+ * classid are root's.  The capability to bind a privileged port is still
+ * the caller's (checked here; a bind hook's grant of it does not apply).
+ * system_unbound_wq has no rescuer: under memory pressure the wait (with
+ * RTNL held) lasts until a worker can be made, and the work itself
+ * allocates with GFP_KERNEL, as it would in the caller.
  */
 static int mrc_udp_open_all(struct net *net, struct mrc_udp_port *up,
 			    struct netlink_ext_ack *extack)

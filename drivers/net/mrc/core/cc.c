@@ -97,8 +97,9 @@ u32 mrc_cc_max_cwnd_for(u32 mbps, u32 rtt_us)
  * before its first ACK or loss (the sender's answer to the ACK that
  * began it), has been acknowledged or declared lost: about one RTT.
  */
-static void mrc_cc_round_start(struct mrc_cc *cc)
+static void mrc_cc_round_start(struct mrc_cc *cc, u32 now)
 {
+	cc->round_start_us = now;
 	cc->round_target = cc->in_flight;
 	cc->round_open = 1;
 	cc->round_done = 0;
@@ -116,7 +117,7 @@ void mrc_cc_init(struct mrc_cc *cc, const struct mrc_cc_params *p)
 	cc->cwnd = mrc_cc_clamp((u64)p->init_segs * mrc_cc_mss(p), p);
 	cc->ssthresh = p->slow_start ? mrc_cc_hi(p) : 0;
 	cc->alpha = MRC_CC_ALPHA_ONE;
-	mrc_cc_round_start(cc);
+	mrc_cc_round_start(cc, 0);
 }
 
 void mrc_cc_on_sent(struct mrc_cc *cc, const struct mrc_cc_params *p,
@@ -244,11 +245,28 @@ static void mrc_cc_delay(struct mrc_cc *cc, const struct mrc_cc_params *p)
 	}
 }
 
-static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p)
+/* @bytes per @dt us, in bytes per ms (saturated), 32-bit divisions only. */
+static u32 mrc_cc_per_ms(u32 bytes, u32 dt)
 {
-	u32 f;
+	u32 q = bytes / dt, r = bytes % dt;
+
+	if (q >= U32_MAX / 1000)
+		return U32_MAX;
+	while (dt >= (1U << 22)) {	/* r < dt < 2^22: r * 1000 < 2^32 */
+		dt >>= 1;
+		r >>= 1;
+	}
+	return q * 1000 + r * 1000 / dt;
+}
+
+static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p,
+			     u32 now)
+{
+	u32 f, dt = now - cc->round_start_us;
 
 	cc->rounds++;
+	if (cc->round_start_us && (s32)dt > 0)
+		cc->dlv_rate = mrc_cc_per_ms(cc->round_acked, dt);
 	if (cc->round_acked) {
 		f = mrc_cc_frac(cc->round_ce, cc->round_acked);
 		cc->alpha = cc->alpha - (cc->alpha >> MRC_CC_G_SHIFT) +
@@ -257,7 +275,8 @@ static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p)
 			cc->ecn_rounds++;
 	}
 	mrc_cc_delay(cc, p);
-	mrc_cc_round_start(cc);
+	/* 0 is "unknown": a clock that reads 0 starts the round at 1 us */
+	mrc_cc_round_start(cc, now ? now : 1);
 }
 
 void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
@@ -288,7 +307,7 @@ void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	cc->cwnd = mrc_cc_clamp(cc->cwnd, p);
 
 	if (cc->round_done && cc->round_done >= cc->round_target)
-		mrc_cc_round_end(cc, p);
+		mrc_cc_round_end(cc, p, now_us);
 }
 
 u32 mrc_cc_ce_bytes(u32 *seen, u32 ce_count, bool nack, u32 seg_size)
@@ -314,6 +333,11 @@ u32 mrc_cc_burst(const struct mrc_cc *cc, const struct mrc_cc_params *p)
 	u32 avail = mrc_cc_avail(cc);
 
 	return b < avail ? (u32)b : avail;
+}
+
+u64 mrc_cc_delivery_rate(const struct mrc_cc *cc)
+{
+	return (u64)cc->dlv_rate * 1000;
 }
 
 u64 mrc_cc_pacing_rate(const struct mrc_cc *cc)

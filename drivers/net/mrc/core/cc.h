@@ -108,6 +108,9 @@ struct mrc_cc_params {
  * @round_ce: of which CE-marked
  * @round_cwnd: @cwnd when the round began
  * @round_min_rtt_us: smallest RTT sample of the round (0: none)
+ * @round_start_us: when the round began (0: unknown, the first round)
+ * @dlv_rate: bytes per millisecond acknowledged in the last round that
+ *	had a known start (0: none yet)
  * @round_ecn_cut: the ECN cut of this round happened
  * @round_open: the round has seen no ACK or loss yet: what is sent
  *	extends @round_target
@@ -138,9 +141,11 @@ struct mrc_cc {
 	u32 round_ce;
 	u32 round_cwnd;
 	u32 round_min_rtt_us;
+	u32 round_start_us;
 	u8 round_ecn_cut;
 	u8 round_open;
 	u8 limited;
+	u32 dlv_rate;
 	u64 rounds;
 	u64 ecn_rounds;
 	u64 ecn_cuts;
@@ -275,6 +280,19 @@ u32 mrc_cc_burst(const struct mrc_cc *cc, const struct mrc_cc_params *p);
  * varies), or 0 before the first RTT sample (do not pace).
  */
 u64 mrc_cc_pacing_rate(const struct mrc_cc *cc);
+
+/**
+ * mrc_cc_delivery_rate() - what the plane delivered in its last round
+ * @cc: the state
+ *
+ * Unlike cwnd / srtt, this includes the queue a slow start is building
+ * (the round's ACKs come at the bottleneck's pace) and what the sender
+ * did not send (an application-limited round delivers less).
+ *
+ * Return: bytes per second acknowledged over the last complete round,
+ * or 0 before one.
+ */
+u64 mrc_cc_delivery_rate(const struct mrc_cc *cc);
 
 /**
  * mrc_cc_target_us() - the target queueing delay in use
