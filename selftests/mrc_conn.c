@@ -1066,9 +1066,9 @@ static int a_tx(int nsa, int nsb, int b_idle, long *pkts, long *skbs)
  *    queued while bursts come;
  *  - B's rx_burst 0 (B's packets go through the encap_rcv hook of a UDP
  *    tunnel socket, and UDP cuts each burst into packets before it);
- *  - rx_burst 2 again, direct (from at most 200 ms after the run before's last
- *    datagram on): batches of messages until B tries its queue and takes
- *    them whole;
+ *  - rx_burst 2 again, after a run direct: batches of messages until B
+ *    takes bursts whole (whether the first ones were cut depends on how
+ *    long the set-up took against the 200 ms direct spell: not asserted);
  *  - checksum offload off on A's rails (the stack then cuts each burst
  *    and sums every packet in software, and B's UDP checks every sum
  *    before mrc sees the packet).
@@ -1078,7 +1078,8 @@ static int a_tx(int nsa, int nsb, int b_idle, long *pkts, long *skbs)
  * skbs, which differ by what the bursts carried minus the bursts; at 1
  * there is no burst, at 16 there are some; B received every burst whole
  * (veth hands the GSO skb over as it is) when it was queued and A's stack
- * did not cut them, none when it was direct, some after its try.
+ * did not cut them, none when it was direct, some in the last rx_burst 2
+ * run.
  */
 TEST_F_TIMEOUT(conn, tx_bursts, 240)
 {

@@ -707,15 +707,11 @@ TEST(cc_pacing_rate)
 }
 
 /*
- * The CE bytes of an ACK: the increase of the peer's count since the
- * highest one applied, whole; nothing for an older or equal count (ACKs
- * reordered or repeated); one segment more for a NACK; across the
- * count's wrap; saturating.
- */
-/*
  * The delivery rate: bytes acknowledged over the last round whose start
  * is known (not the first), at the pace the ACKs came, whatever cwnd and
- * srtt say; an application-limited round delivers what was sent.
+ * srtt say; an application-limited round delivers what was sent; a
+ * round shorter than the base RTT (one batch of ACKs) is no sample; a
+ * round over half the u32 clock forgets the rate; a rate saturates.
  */
 TEST(cc_delivery_rate)
 {
@@ -735,7 +731,7 @@ TEST(cc_delivery_rate)
 	}
 	EXPECT_EQ(1ULL, cc.rounds);
 	EXPECT_EQ(0ULL, mrc_cc_delivery_rate(&cc));
-	/* round 2: 20 segments, an ACK every 100 us: 2 s */
+	/* round 2: 20 segments, an ACK every 100 us: 2 ms */
 	for (i = 0; i < 20; i++)
 		mrc_cc_on_sent(&cc, &p, MSS);
 	for (i = 0; i < 20; i++) {
@@ -755,8 +751,43 @@ TEST(cc_delivery_rate)
 	}
 	EXPECT_EQ(3ULL, cc.rounds);
 	EXPECT_EQ(2ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
+	/* round 4: acknowledged in 20 us, under the base RTT (100): kept */
+	for (i = 0; i < 2; i++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	for (i = 0; i < 2; i++) {
+		now += 10;
+		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
+	}
+	EXPECT_EQ(4ULL, cc.rounds);
+	EXPECT_EQ(2ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
+	/* round 5: 5 s long (dt >= 2^22 us): 100 segments in 5 s */
+	for (i = 0; i < 100; i++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	now += 5000000;
+	mrc_cc_on_ack(&cc, &p, 100 * MSS, 0, 100, now);
+	EXPECT_EQ(5ULL, cc.rounds);
+	EXPECT_EQ(100ULL * MSS / 5, mrc_cc_delivery_rate(&cc));
+	/* round 6: over half the clock: forgotten */
+	mrc_cc_on_sent(&cc, &p, MSS);
+	now += 0x80000000U;
+	mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
+	EXPECT_EQ(0ULL, mrc_cc_delivery_rate(&cc));
+	/* round 7: the rate saturates, never wraps: 4 GB in 1 ms */
+	mrc_cc_on_sent(&cc, &p, MSS);
+	cc.round_target = MSS;
+	cc.round_acked = U32_MAX - MSS;
+	cc.round_start_us = now;
+	now += 1000;
+	mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
+	EXPECT_EQ((u64)U32_MAX * 1000, mrc_cc_delivery_rate(&cc));
 }
 
+/*
+ * The CE bytes of an ACK: the increase of the peer's count since the
+ * highest one applied, whole; nothing for an older or equal count (ACKs
+ * reordered or repeated); one segment more for a NACK; across the
+ * count's wrap; saturating.
+ */
 TEST(cc_ce_bytes)
 {
 	u32 seen = 0;

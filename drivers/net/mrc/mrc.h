@@ -228,8 +228,10 @@ struct mrc_dev {
  *	switch or since the last burst taken whole (written per datagram
  *	that is not one)
  *
- * READ_ONCE/WRITE_ONCE from any CPU's softirq: hints; an increment lost
- * in a race only delays a switch.
+ * READ_ONCE/WRITE_ONCE from any CPU's softirq, without ordering against
+ * the encap_rcv switch: hints.  An increment lost in a race delays a
+ * switch; a CPU that sees the new hook before the new @probe_at may try
+ * the queue at once (the direct spell is then short, nothing worse).
  *
  * Aligned: the socket's sk_user_data points here, and the sk_user_data
  * of a socket keeps flags in a pointer's low 3 bits (SK_USER_DATA_*).

@@ -370,8 +370,8 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
  *    include the queue being built yet, and cwnd / srtt overstates a 5
  *    Mbit/s plane's rate many times.  A burst of 2 takes about 19 Mbit/s
  *    (2 x 1484 wire bytes in a millisecond, after the gain), so the
- *    fabric's 5 Mbit/s rails (and any plane before its second round)
- *    send per packet, sprayed packet by packet;
+ *    fabric's 5 Mbit/s rails (and any plane in its first two rounds,
+ *    before it has a rate) send per packet, sprayed packet by packet;
  *  - at most a tx_burst_spread'th of the plane's window, so that a window
  *    is still sprayed over at least that many draws of the sprayer.
  * A burst and its UDP and IP headers fit 64 KiB: UDP's length, IPv4's

@@ -265,7 +265,17 @@ static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	u32 f, dt = now - cc->round_start_us;
 
 	cc->rounds++;
-	if (cc->round_start_us && (s32)dt > 0)
+	/*
+	 * A round shorter than the base RTT was acknowledged in one batch
+	 * of ACKs, not at the bottleneck's pace: no sample (as TCP ignores a
+	 * delivery interval below min_rtt, tcp_rate_gen()).  A round whose
+	 * start is unknown (the first) or that outlasted half the clock
+	 * (about 36 minutes) says nothing either: a wrapped clock would
+	 * overstate the rate, so an old rate is forgotten.
+	 */
+	if (!cc->round_start_us || (s32)dt <= 0)
+		cc->dlv_rate = 0;
+	else if (cc->base_rtt_us && dt >= cc->base_rtt_us)
 		cc->dlv_rate = mrc_cc_per_ms(cc->round_acked, dt);
 	if (cc->round_acked) {
 		f = mrc_cc_frac(cc->round_ce, cc->round_acked);

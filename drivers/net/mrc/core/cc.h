@@ -110,7 +110,9 @@ struct mrc_cc_params {
  * @round_min_rtt_us: smallest RTT sample of the round (0: none)
  * @round_start_us: when the round began (0: unknown, the first round)
  * @dlv_rate: bytes per millisecond acknowledged in the last round that
- *	had a known start (0: none yet)
+ *	had a known start and lasted at least the base RTT (0: none yet, or
+ *	forgotten after a round longer than half the clock).  A round starts
+ *	where the previous one ended: idle time counts, and lowers it
  * @round_ecn_cut: the ECN cut of this round happened
  * @round_open: the round has seen no ACK or loss yet: what is sent
  *	extends @round_target
@@ -289,8 +291,9 @@ u64 mrc_cc_pacing_rate(const struct mrc_cc *cc);
  * (the round's ACKs come at the bottleneck's pace) and what the sender
  * did not send (an application-limited round delivers less).
  *
- * Return: bytes per second acknowledged over the last complete round,
- * or 0 before one.
+ * Return: bytes per second acknowledged over the last complete round
+ * that lasted at least the base RTT (the first round has no known start,
+ * so not before the second round ends), or 0.
  */
 u64 mrc_cc_delivery_rate(const struct mrc_cc *cc);
 
