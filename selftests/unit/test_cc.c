@@ -92,6 +92,20 @@ static void batch(struct mrc_cc *cc, const struct mrc_cc_params *p, u32 n,
 	}
 }
 
+/* @n segments sent, then acknowledged one by one, @gap us apart. */
+static void spaced(struct mrc_cc *cc, const struct mrc_cc_params *p, u32 n,
+		   u32 gap, u32 *now)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		mrc_cc_on_sent(cc, p, p->mss);
+	for (i = 0; i < n; i++) {
+		*now += gap;
+		mrc_cc_on_ack(cc, p, p->mss, 0, 100, *now);
+	}
+}
+
 TEST(cc_init)
 {
 	struct mrc_cc_params p;
@@ -723,41 +737,21 @@ TEST(cc_delivery_rate)
 	mrc_cc_init(&cc, &p);
 	EXPECT_EQ(0ULL, mrc_cc_delivery_rate(&cc));
 	/* round 1: its start is unknown */
-	for (i = 0; i < 10; i++)
-		mrc_cc_on_sent(&cc, &p, MSS);
-	for (i = 0; i < 10; i++) {
-		now += 100;
-		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
-	}
+	spaced(&cc, &p, 10, 100, &now);
 	EXPECT_EQ(1ULL, cc.rounds);
 	EXPECT_EQ(0ULL, mrc_cc_delivery_rate(&cc));
 	/* round 2: 20 segments, an ACK every 100 us: 2 ms */
-	for (i = 0; i < 20; i++)
-		mrc_cc_on_sent(&cc, &p, MSS);
-	for (i = 0; i < 20; i++) {
-		now += 100;
-		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
-	}
+	spaced(&cc, &p, 20, 100, &now);
 	EXPECT_EQ(2ULL, cc.rounds);
 	EXPECT_EQ(20ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
 	/* cwnd / srtt says far more: 40 segments in 100 us, x 2 */
 	EXPECT_LT(10 * mrc_cc_delivery_rate(&cc), mrc_cc_pacing_rate(&cc));
 	/* round 3, application-limited: 2 segments in 2 ms */
-	for (i = 0; i < 2; i++)
-		mrc_cc_on_sent(&cc, &p, MSS);
-	for (i = 0; i < 2; i++) {
-		now += 1000;
-		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
-	}
+	spaced(&cc, &p, 2, 1000, &now);
 	EXPECT_EQ(3ULL, cc.rounds);
 	EXPECT_EQ(2ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
 	/* round 4: acknowledged in 20 us, under the base RTT (100): kept */
-	for (i = 0; i < 2; i++)
-		mrc_cc_on_sent(&cc, &p, MSS);
-	for (i = 0; i < 2; i++) {
-		now += 10;
-		mrc_cc_on_ack(&cc, &p, MSS, 0, 100, now);
-	}
+	spaced(&cc, &p, 2, 10, &now);
 	EXPECT_EQ(4ULL, cc.rounds);
 	EXPECT_EQ(2ULL * MSS * 1000000 / 2000, mrc_cc_delivery_rate(&cc));
 	/* round 5: 5 s long (dt >= 2^22 us): 100 segments in 5 s */

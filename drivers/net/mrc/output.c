@@ -389,11 +389,8 @@ static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 	max = min_t(u32, max, (U16_MAX - sizeof(struct udphdr) - sizeof(struct ipv6hdr)) / pkt);
 	max = min_t(u32, max, cc->cwnd / (READ_ONCE(tx_burst_spread) * ms->seg_size));
 	if (us && max > 1) {
-		u64 rate = mrc_cc_delivery_rate(cc);
-		u64 bytes;
-
-		rate += rate >> 2;
-		bytes = rate > div_u64(U64_MAX, us) ? U64_MAX : div_u64(rate * us, USEC_PER_SEC);
+		u64 rate = mrc_cc_delivery_rate(cc);	/* < 2^42 */
+		u64 bytes = div_u64((rate + (rate >> 2)) * us, USEC_PER_SEC);
 
 		if (bytes < (u64)max * pkt)
 			max = div_u64(bytes, pkt);

@@ -245,18 +245,20 @@ static void mrc_cc_delay(struct mrc_cc *cc, const struct mrc_cc_params *p)
 	}
 }
 
-/* @bytes per @dt us, in bytes per ms (saturated), 32-bit divisions only. */
-static u32 mrc_cc_per_ms(u32 bytes, u32 dt)
+/*
+ * @bytes per @us microseconds (not 0) in bytes per @unit us, 32-bit
+ * divisions only: q * unit + r * unit / us, where r < us, and us (with r)
+ * halved until it is below 2^@bits, chosen so that r * unit < 2^32.
+ */
+static u64 mrc_cc_rate(u32 bytes, u32 us, u32 unit, unsigned int bits)
 {
-	u32 q = bytes / dt, r = bytes % dt;
+	u32 q = bytes / us, r = bytes % us;
 
-	if (q >= U32_MAX / 1000)
-		return U32_MAX;
-	while (dt >= (1U << 22)) {	/* r < dt < 2^22: r * 1000 < 2^32 */
-		dt >>= 1;
+	while (us >> bits) {
+		us >>= 1;
 		r >>= 1;
 	}
-	return q * 1000 + r * 1000 / dt;
+	return (u64)q * unit + r * unit / us;
 }
 
 static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p,
@@ -273,10 +275,14 @@ static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	 * (about 36 minutes) says nothing either: a wrapped clock would
 	 * overstate the rate, so an old rate is forgotten.
 	 */
-	if (!cc->round_start_us || (s32)dt <= 0)
+	if (!cc->round_start_us || (s32)dt <= 0) {
 		cc->dlv_rate = 0;
-	else if (cc->base_rtt_us && dt >= cc->base_rtt_us)
-		cc->dlv_rate = mrc_cc_per_ms(cc->round_acked, dt);
+	} else if (cc->base_rtt_us && dt >= cc->base_rtt_us) {
+		/* bytes per ms (2^22 * 1000 < 2^32), saturated */
+		u64 rate = mrc_cc_rate(cc->round_acked, dt, 1000, 22);
+
+		cc->dlv_rate = rate > U32_MAX ? U32_MAX : (u32)rate;
+	}
 	if (cc->round_acked) {
 		f = mrc_cc_frac(cc->round_ce, cc->round_acked);
 		cc->alpha = cc->alpha - (cc->alpha >> MRC_CC_G_SHIFT) +
@@ -352,19 +358,12 @@ u64 mrc_cc_delivery_rate(const struct mrc_cc *cc)
 
 u64 mrc_cc_pacing_rate(const struct mrc_cc *cc)
 {
-	u32 s = cc->srtt_us, q, r;
 	u64 rate;
 
-	if (!s)
+	if (!cc->srtt_us)
 		return 0;
-	/* cwnd * 10^6 / srtt = q * 10^6 + r * 10^6 / srtt */
-	q = cc->cwnd / s;
-	r = cc->cwnd % s;
-	while (s >= (1U << 12)) {	/* r < s < 2^12: r * 10^6 < 2^32 */
-		s >>= 1;
-		r >>= 1;
-	}
-	rate = (u64)q * 1000000 + (r * 1000000U) / s;
+	/* cwnd per second (2^12 * 10^6 < 2^32) */
+	rate = mrc_cc_rate(cc->cwnd, cc->srtt_us, 1000000, 12);
 	if (cc->cwnd < cc->ssthresh)
 		return rate * 2;
 	return rate + (rate >> 2);
