@@ -563,7 +563,38 @@ static u8 gso_buf[MAX_GSO_SEGS * MAX_PKT];
 static size_t gso_len, gso_seg;
 static unsigned int gso_n;
 
-static void send_one(int fd, const u8 *buf, size_t len);
+/*
+ * Send @m (@len bytes, @pkts packets) to -d, retrying while the socket is
+ * out of buffer space; count what was sent, or the error.
+ */
+static void send_msg(int fd, struct msghdr *m, size_t len, unsigned int pkts)
+{
+	int tries;
+
+	m->msg_name = &o.dst;
+	m->msg_namelen = o.dst_len;
+	for (tries = 0; tries < 100; tries++) {
+		if (sendmsg(fd, m, 0) == (ssize_t)len) {
+			sent += pkts;
+			sent_bytes += len;
+			return;
+		}
+		if (errno != ENOBUFS && errno != EAGAIN && errno != ECONNREFUSED)
+			break;
+		usleep(1000);
+	}
+	if (errors++ < 5)
+		fprintf(stderr, "mrcinject: sendmsg%s: %s\n",
+			m->msg_controllen ? " (UDP_SEGMENT)" : "", strerror(errno));
+}
+
+static void send_one(int fd, const u8 *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	send_msg(fd, &m, len, 1);
+}
 
 /* Send the burst built so far: one sendmsg() with UDP_SEGMENT. */
 static void gso_flush(int fd)
@@ -571,13 +602,11 @@ static void gso_flush(int fd)
 	char cbuf[CMSG_SPACE(sizeof(uint16_t))] = { 0 };
 	struct iovec iov = { .iov_base = gso_buf, .iov_len = gso_len };
 	struct msghdr m = {
-		.msg_name = &o.dst, .msg_namelen = o.dst_len,
 		.msg_iov = &iov, .msg_iovlen = 1,
 		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 	};
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
 	uint16_t seg = gso_seg;
-	int tries;
 
 	if (gso_n <= 1) {
 		if (gso_n)
@@ -590,20 +619,7 @@ static void gso_flush(int fd)
 	cm->cmsg_type = UDP_SEGMENT;
 	cm->cmsg_len = CMSG_LEN(sizeof(seg));
 	memcpy(CMSG_DATA(cm), &seg, sizeof(seg));
-	for (tries = 0; tries < 100; tries++) {
-		if (sendmsg(fd, &m, 0) == (ssize_t)gso_len) {
-			sent += gso_n;
-			sent_bytes += gso_len;
-			break;
-		}
-		if (errno != ENOBUFS && errno != EAGAIN && errno != ECONNREFUSED) {
-			if (errors++ < 5)
-				fprintf(stderr, "mrcinject: sendmsg (UDP_SEGMENT): %s\n",
-					strerror(errno));
-			break;
-		}
-		usleep(1000);
-	}
+	send_msg(fd, &m, gso_len, gso_n);
 	gso_n = 0;
 	gso_len = 0;
 }
@@ -641,24 +657,6 @@ static void send_pkt(int fd, const u8 *buf, size_t len)
 		gso_add(fd, buf, len);
 	else
 		send_one(fd, buf, len);
-}
-
-static void send_one(int fd, const u8 *buf, size_t len)
-{
-	int tries;
-
-	for (tries = 0; tries < 100; tries++) {
-		if (sendto(fd, buf, len, 0, (struct sockaddr *)&o.dst, o.dst_len) == (ssize_t)len) {
-			sent++;
-			sent_bytes += len;
-			return;
-		}
-		if (errno != ENOBUFS && errno != EAGAIN && errno != ECONNREFUSED)
-			break;
-		usleep(1000);
-	}
-	if (errors++ < 5)
-		fprintf(stderr, "mrcinject: sendto: %s\n", strerror(errno));
 }
 
 /* ---- learning a connection's receive state ------------------------------- */
