@@ -253,8 +253,8 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	struct sk_buff *skb;
 	u64 bits[MRC_SACK_WORDS];
 	u32 cum, base, i, rwnd;
-	s64 delay;
 	int path = -1;
+	s32 delay;
 	u8 plane = ms->ack_trig_plane;
 	u16 ev;
 
@@ -289,8 +289,8 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	mrc_input_advertise(ms, rwnd);
 	mrc_input_commit(ms);
 	a->rwnd_psn = cpu_to_be32(ms->rwnd_adv);
-	delay = ktime_us_delta(ktime_get(), ms->ack_trig_at);
-	a->ack_delay_us = cpu_to_be32(delay > 0 ? min_t(s64, delay, U32_MAX) : 0);
+	delay = mrc_now_us() - ms->ack_trig_at;
+	a->ack_delay_us = cpu_to_be32(max(delay, 0));
 
 	/* Back on the plane the trigger came in on (if proven), with its EV. */
 	ev = ms->ack_trig.ev;
@@ -345,9 +345,9 @@ static bool mrc_input_trimmed(const struct mrc_sock *ms,
 	return pkt->payload_len < min(ms->seg_size, msg_len - off);
 }
 
-/* Remember @pkt as the trigger of the next ACK (or NACK). */
+/* Remember @pkt, arrived at @now, as the trigger of the next ACK (or NACK). */
 static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
-			      const struct mrc_pkt *pkt, bool ce)
+			      const struct mrc_pkt *pkt, bool ce, u32 now)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
 
@@ -355,7 +355,7 @@ static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
 	ms->ack_trig.ev = be16_to_cpu(d->ev);
 	ms->ack_trig.tx = d->tx_count;
 	ms->ack_trig.ce = ce;
-	ms->ack_trig_at = ktime_get();
+	ms->ack_trig_at = now;
 	ms->ack_trig_plane = plane;
 }
 
@@ -510,6 +510,7 @@ struct mrc_rx_seg {
 	struct sk_buff *skb;
 	const struct sk_buff *burst;
 	u32 off;
+	u32 now;	/* mrc_now_us(), read once per datagram or burst */
 };
 
 /*
@@ -930,7 +931,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			 * One small packet per packet received.
 			 */
 			mrc_input_drop(ms, rail, dropped, MRC_DROP_TRIMMED);
-			mrc_input_trigger(ms, plane, pkt, ce);
+			mrc_input_trigger(ms, plane, pkt, ce, seg->now);
 			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
 			return false;
 		}
@@ -964,7 +965,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		break;
 	}
 	ms->ack_pending++;
-	mrc_input_trigger(ms, plane, pkt, ce);
+	mrc_input_trigger(ms, plane, pkt, ce, seg->now);
 	every = READ_ONCE(ack_every);
 	/* Also at once when the credit ends within the next ack_every PSNs. */
 	if (now || ms->ack_pending >= every ||
@@ -990,7 +991,7 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 }
 
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
-			  const struct mrc_pkt *pkt, bool *dropped,
+			  const struct mrc_pkt *pkt, u32 now, bool *dropped,
 			  struct sk_buff_head *xq)
 {
 	const struct mrc_wire_ack *wa = &pkt->u.ack;
@@ -1008,7 +1009,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	a.trig_tx = wa->trig_tx;
 	a.ack_delay_us = be32_to_cpu(wa->ack_delay_us);
 
-	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, mrc_now_us(),
+	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, now,
 			   mrc_output_acked, ms, &res)) {
 		mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_ACK);
 		return;
@@ -1053,7 +1054,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	 */
 	rtt = ms->rtt.srtt_us;
 	reo = max_t(u32, rtt / 4 + 2 * ms->rtt.rttvar_us, 1000);
-	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, mrc_now_us(), rtt, reo,
+	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, now, rtt, reo,
 			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
 	mrc_conn_own_acked(ms);
@@ -1135,7 +1136,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			break;
 		}
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK)
-			mrc_input_ack(ms, rail, pkt, &dropped, xq);
+			mrc_input_ack(ms, rail, pkt, seg->now, &dropped, xq);
 		else
 			kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);
 		break;
@@ -1200,7 +1201,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq)
 {
-	struct mrc_rx_seg seg = { .skb = skb };
+	struct mrc_rx_seg seg = { .skb = skb, .now = mrc_now_us() };
 	bool dropped;
 
 	lockdep_assert_held(&ms->lock);
@@ -1221,6 +1222,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
  * @off: where the segment's payload starts in @burst's data
  * @pkt: the segment's parsed headers (a DATA packet's)
  * @ce: the burst's IP header carried CE
+ * @now: mrc_now_us(), read once for the whole burst
  * @xq: where replies are queued
  *
  * The segment is processed as a packet of its own would be, but its bytes
@@ -1232,9 +1234,9 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
  */
 bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
-		     bool ce, struct sk_buff_head *xq)
+		     bool ce, u32 now, struct sk_buff_head *xq)
 {
-	struct mrc_rx_seg seg = { .burst = burst, .off = off };
+	struct mrc_rx_seg seg = { .burst = burst, .off = off, .now = now };
 	bool dropped;
 
 	lockdep_assert_held(&ms->lock);

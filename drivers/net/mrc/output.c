@@ -299,14 +299,15 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 
 /*
  * Account a transmission of PSN @psn (its segment is in the ring) on path
- * @path: scoreboard, path, plane window and counters.  Returns its
+ * @path at @now (mrc_now_us() of this mrc_output_push()): scoreboard,
+ * path, plane window and counters.  Returns its
  * transmission count (0: the first), or -1 if the scoreboard refused it.
  * *@ack_now: the receiver acknowledges every ack_every segments; the one
  * that fills the plane's window or the peer's credit, and a
  * retransmission (recovery), are acknowledged at once instead, so a
  * window smaller than that never waits for the delayed ACK.
  */
-static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path,
+static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 			   struct mrc_spray_plane *planes, bool *ack_now)
 {
 	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
@@ -316,7 +317,7 @@ static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path,
 	struct mrc_cc *cc = &mrc_plane(ms, e->plane)->cc;
 	int tx;
 
-	tx = mrc_txwin_sent(&ms->txw, ms->txpaths, psn, path, len, mrc_now_us());
+	tx = mrc_txwin_sent(&ms->txw, ms->txpaths, psn, path, len, now);
 	if (tx < 0)
 		return tx;
 	MRC_SKB_CB(skb)->lost = false;
@@ -333,8 +334,8 @@ static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path,
 	return tx;
 }
 
-/* Transmit PSN @psn (its segment is in the ring) on path @path, alone. */
-static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
+/* Transmit PSN @psn (its segment is in the ring) on path @path, alone, at @now. */
+static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path, u32 now,
 			    struct mrc_spray_plane *planes,
 			    struct sk_buff_head *xq)
 {
@@ -344,7 +345,7 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path,
 	bool ack_now;
 	int tx;
 
-	tx = mrc_output_sent(ms, psn, path, planes, &ack_now);
+	tx = mrc_output_sent(ms, psn, path, now, planes, &ack_now);
 	if (tx < 0)
 		return false;
 	/*
@@ -448,7 +449,7 @@ static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb)
  * Return: false if nothing was sent (a second segment may not follow
  * now, or out of memory): the caller sends the first alone.
  */
-static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
+static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 			     struct mrc_spray_plane *planes,
 			     struct sk_buff_head *xq)
 {
@@ -491,7 +492,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k,
 			break;
 		__skb_unlink(skb, &ms->send_queue);
 		ms->txskb[psn & (w->size - 1)] = skb;
-		tx = mrc_output_sent(ms, psn, path, planes, &ack_now);
+		tx = mrc_output_sent(ms, psn, path, now, planes, &ack_now);
 		if (tx < 0) {
 			/* Cannot happen: room and nxt were checked. */
 			ms->txskb[psn & (w->size - 1)] = NULL;
@@ -533,13 +534,14 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	struct mrc_spray_plane planes[MRC_MAX_RAILS];
 	struct mrc_txwin *w = &ms->txw;
 	struct sk_buff *skb;
-	u32 psn = w->una;
+	u32 psn = w->una, now;
 	bool idle, waiting;
 	int path;
 
 	lockdep_assert_held(&ms->lock);
 	if (ms->state != MRC_ST_ESTABLISHED || !ms->npaths)
 		return;
+	now = mrc_now_us();	/* one clock read for every segment sent */
 	idle = !w->in_flight && !w->lost;
 	mrc_path_planes(ms, planes);
 
@@ -549,7 +551,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		const struct mrc_txrec *r = &w->rec[psn & (w->size - 1)];
 
 		path = mrc_path_pick(ms, planes, ms->evs[r->path].plane);
-		if (path < 0 || !mrc_output_send(ms, psn, path, planes, xq))
+		if (path < 0 || !mrc_output_send(ms, psn, path, now, planes, xq))
 			break;
 		psn++;
 	}
@@ -567,7 +569,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 
 			/* not on a path of last resort: it takes one packet */
 			if (k > 1 && mrc_ev_usable(&ms->evs[path]) &&
-			    mrc_output_burst(ms, path, k, planes, xq))
+			    mrc_output_burst(ms, path, k, now, planes, xq))
 				continue;
 		}
 		psn = w->nxt;
@@ -575,7 +577,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 		ms->txskb[psn & (w->size - 1)] = skb;
 		if (MRC_SKB_CB(skb)->close)
 			ms->close_psn = psn;
-		if (!mrc_output_send(ms, psn, path, planes, xq)) {
+		if (!mrc_output_send(ms, psn, path, now, planes, xq)) {
 			/* Cannot happen: room and nxt were checked. */
 			ms->txskb[psn & (w->size - 1)] = NULL;
 			__skb_queue_head(&ms->send_queue, skb);

@@ -274,7 +274,7 @@ struct mrc_conn_stats {
  *	peer sent arrived once @rxw.cum is past it (mrc_peer_done())
  * @ack_pending: packets received since our last ACK
  * @ack_trig: the packet that will trigger the next ACK
- * @ack_trig_at: when it arrived (ktime)
+ * @ack_trig_at: when it arrived (mrc_now_us() time, of its batch)
  * @ack_trig_plane: the plane of the rail it arrived on
  * @rwnd_adv: the highest credit (rwnd_psn) we advertised: the peer may
  *	send PSNs below it, and nothing at or beyond it is accepted
@@ -386,7 +386,7 @@ struct mrc_sock {
 		u8 tx;
 		bool ce;
 	} ack_trig;
-	ktime_t ack_trig_at;
+	u32 ack_trig_at;
 	u8 ack_trig_plane;
 	u32 rwnd_adv;
 	u32 rwnd_init;
@@ -596,7 +596,7 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 /* input.c */
 bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
-		     bool ce, struct sk_buff_head *xq);
+		     bool ce, u32 now, struct sk_buff_head *xq);
 void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);

@@ -359,6 +359,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	struct mrc_sock *ms;
 	struct mrc_pkt pkt;
 	u8 dsfield;
+	u32 now;
 
 	mrc_count_rx(mdev, rail, skb, n, len + n * sizeof(struct udphdr));
 	mrc_udp_addrs(skb, &saddr, &daddr, &dsfield);
@@ -372,6 +373,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 		return false;
 	}
 	mrc_conn_lock(ms, &xq);
+	now = mrc_now_us();	/* one clock read for every segment */
 	if (n > 1) {
 		ms->stats.rx_bursts++;
 		ms->stats.rx_burst_pkts += n;
@@ -386,7 +388,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 			continue;
 		}
 		if (!mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len, &pkt,
-				     ce, &xq))
+				     ce, now, &xq))
 			kept = true;
 	}
 	mrc_conn_unlock(ms, &xq);
