@@ -123,11 +123,12 @@ static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
  */
 static struct sk_buff *mrc_output_alloc_seg(gfp_t gfp)
 {
+	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_HDR_LEN;
 	struct sk_buff *skb;
 
-	skb = alloc_skb_fclone(MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN, gfp);
+	skb = alloc_skb_fclone(hr, gfp);
 	if (skb) {
-		skb_reserve(skb, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN);
+		skb_reserve(skb, hr);
 		__skb_header_release(skb);
 	}
 	return skb;
@@ -288,7 +289,7 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 	if (!c)
 		return NULL;
 	/* Copies the head only while an earlier transmission is alive. */
-	if (skb_cow_head(c, MRC_XMIT_HEADROOM + MRC_DATA_HDR_LEN)) {
+	if (skb_cow_head(c, mrc_xmit_headroom() + MRC_DATA_HDR_LEN)) {
 		kfree_skb(c);
 		return NULL;
 	}
@@ -456,7 +457,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 	struct mrc_txwin *w = &ms->txw;
 	struct mrc_ev *e = &ms->evs[path];
 	struct mrc_spray_plane *pl = &planes[e->plane];
-	u32 n = 0, seg_len, last_len;
+	u32 n = 0, seg_len, last_len, hr;
 	struct sk_buff *b, *skb, *next;
 
 	/*
@@ -473,10 +474,11 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 		return false;
 	last_len = seg_len;
 
-	b = alloc_skb(MRC_XMIT_HEADROOM, GFP_ATOMIC);
+	hr = mrc_xmit_headroom();
+	b = alloc_skb(hr, GFP_ATOMIC);
 	if (!b)
 		return false;
-	skb_reserve(b, MRC_XMIT_HEADROOM);
+	skb_reserve(b, hr);
 	while (n < k && (skb = skb_peek(&ms->send_queue))) {
 		const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 		u32 psn = w->nxt;

@@ -214,6 +214,7 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 	if (err)
 		goto err_del;
 	netdev_hold(lower, &rail->dev_tracker, GFP_KERNEL);
+	mrc_xmit_headroom_note(lower);
 
 	rcu_assign_pointer(mdev->rails[plane], rail);
 	mdev->nr_rails++;

@@ -578,6 +578,8 @@ void mrc_conns_plane_sums(struct mrc_dev *mdev, u32 plane, u64 *in_flight,
 			  u64 *cwnd);
 
 /* xmit.c */
+void mrc_xmit_headroom_note(const struct net_device *lower);
+unsigned int mrc_xmit_headroom(void);
 struct sk_buff *mrc_xmit_alloc(struct mrc_sock *ms, unsigned int len);
 void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 		      u16 ev);
@@ -589,7 +591,11 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 		    const struct in6_addr *saddr, const struct in6_addr *daddr,
 		    u16 ev);
 
-/* Room in front of mrc headers for IPv6 + UDP + link layer. */
+/*
+ * Room in front of mrc headers for IPv6 + UDP + any link layer: an upper
+ * bound (receive memory pricing); the skbs mrc builds reserve
+ * mrc_xmit_headroom(), what the rails need.
+ */
 #define MRC_XMIT_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 				 sizeof(struct udphdr))
 

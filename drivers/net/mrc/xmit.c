@@ -64,6 +64,45 @@ struct mrc_xmit_cb {
 static_assert(sizeof(struct mrc_xmit_cb) <= sizeof_field(struct sk_buff, cb));
 static_assert(sizeof(struct mrc_skb_cb) <= sizeof_field(struct sk_buff, cb));
 
+/*
+ * Headroom of the skbs mrc builds: an IPv6 and a UDP header, and the
+ * link-layer room (LL_RESERVED_SPACE()) of the largest rail attached
+ * since the module was loaded, at least an Ethernet header's.  It only
+ * grows: a skb built before a rail with a larger link header came costs
+ * that rail's transmit a reallocation of its head, nothing worse.
+ * LL_MAX_HEADER instead (the worst case of every link type, 128 bytes
+ * on Debian's kernel) made the head of every queued segment a 1 KiB
+ * allocation, zeroed under init_on_alloc, where 512 bytes do.
+ */
+#define MRC_XMIT_HEADROOM_MIN	(16 + sizeof(struct ipv6hdr) + sizeof(struct udphdr))
+static unsigned int mrc_xmit_hr __read_mostly = MRC_XMIT_HEADROOM_MIN;
+
+/**
+ * mrc_xmit_headroom_note() - a rail on @lower was attached
+ * @lower: its device
+ *
+ * Context: RTNL.
+ */
+void mrc_xmit_headroom_note(const struct net_device *lower)
+{
+	unsigned int hr = LL_RESERVED_SPACE(lower) + sizeof(struct ipv6hdr) +
+			  sizeof(struct udphdr);
+
+	ASSERT_RTNL();	/* one RTNL for every netns: the only writer */
+	if (hr > mrc_xmit_hr)
+		WRITE_ONCE(mrc_xmit_hr, min_t(unsigned int, hr, MRC_XMIT_HEADROOM));
+}
+
+/**
+ * mrc_xmit_headroom() - headroom to reserve in front of mrc headers
+ *
+ * Return: bytes, at most MRC_XMIT_HEADROOM.
+ */
+unsigned int mrc_xmit_headroom(void)
+{
+	return READ_ONCE(mrc_xmit_hr);
+}
+
 /**
  * mrc_xmit_alloc() - a packet for headers of @len bytes (control packets)
  * @ms: unused for now (allocation is atomic)
@@ -73,10 +112,11 @@ static_assert(sizeof(struct mrc_skb_cb) <= sizeof_field(struct sk_buff, cb));
  */
 struct sk_buff *mrc_xmit_alloc(struct mrc_sock *ms, unsigned int len)
 {
-	struct sk_buff *skb = alloc_skb(MRC_XMIT_HEADROOM + len, GFP_ATOMIC);
+	unsigned int hr = mrc_xmit_headroom();
+	struct sk_buff *skb = alloc_skb(hr + len, GFP_ATOMIC);
 
 	if (skb)
-		skb_reserve(skb, MRC_XMIT_HEADROOM);
+		skb_reserve(skb, hr);
 	return skb;
 }
 
