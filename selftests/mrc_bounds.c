@@ -409,6 +409,10 @@ TEST_F_TIMEOUT(bounds, overlap, 60)
 
 /* ---- segment order --------------------------------------------------------- */
 
+static long proto_memory(void);
+static long proto_slack(void);
+static long wait_proto_memory(long base, int ms);
+
 /*
  * Send message @msg_id (@len bytes of fill_msg(@key)) in segments of
  * @seg, at consecutive PSNs, in descending (@down) or ascending offset
@@ -469,6 +473,7 @@ static long long send_ordered(struct __test_metadata *_metadata,
 TEST_F_TIMEOUT(bounds, reverse_order, 180)
 {
 	unsigned char *msg = malloc(MAX_MSG), *buf = malloc(MAX_MSG + 1);
+	long mem0 = proto_memory(), mem;
 	struct mrc_info info;
 	struct peer_conn *c;
 	long long down, up;
@@ -476,6 +481,7 @@ TEST_F_TIMEOUT(bounds, reverse_order, 180)
 
 	ASSERT_NE(NULL, msg);
 	ASSERT_NE(NULL, buf);
+	ASSERT_NE(LONG_MIN, mem0);
 	s = open_conn(_metadata, self, &c, SEG);
 	ASSERT_GE(s, 0);
 	ASSERT_EQ(0, get_info(s, &info));
@@ -491,6 +497,14 @@ TEST_F_TIMEOUT(bounds, reverse_order, 180)
 	EXPECT_EQ(2, info.rx_msgs);
 	EXPECT_EQ(2 * MAX_MSG / SEG, info.rx_pkts);
 	EXPECT_EQ(0, info.rx_dups);
+	/*
+	 * What the reader freed leaves the socket at once and the protocol's
+	 * memory once the conn lock is had (mrc_input_release()), with the
+	 * connection still open.
+	 */
+	EXPECT_EQ(0, info.rmem_alloc) TH_LOG("messages read are no longer charged");
+	mem = wait_proto_memory(mem0, 10000);
+	EXPECT_LE(mem, mem0 + proto_slack()) TH_LOG("MRC memory %ld pages, %ld before", mem, mem0);
 	TH_LOG("1 MiB in %d segments of %d: descending offsets %lld ms, ascending %lld ms",
 	       MAX_MSG / SEG, SEG, down, up);
 	free(msg);

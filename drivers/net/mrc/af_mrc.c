@@ -657,7 +657,7 @@ static int mrc_accept_common(struct socket *sock, struct socket *newsock,
 	spin_lock_bh(&child->lock);
 	lis = child->listener;
 	child->listener = NULL;
-	spin_unlock_bh(&child->lock);
+	mrc_conn_spin_unlock(child);
 	release_sock(&child->sk);
 	if (lis)
 		sock_put(&lis->sk);
@@ -920,21 +920,27 @@ enum mrc_rx_status {
 static enum mrc_rx_status mrc_rx_status(struct mrc_sock *ms)
 {
 	lockdep_assert_held(&ms->lock);
-	if (mrc_input_next_msg(ms))
+	if (mrc_input_readable(ms))
 		return MRC_RX_MSG;
 	return mrc_peer_done(ms) ? MRC_RX_EOF : MRC_RX_WAIT;
 }
 
-/* recvmsg() readiness for mrc_wait(). */
+/*
+ * recvmsg() readiness for mrc_wait(), and whether recvmsg() must look
+ * under the conn lock: a message, EOF, an error or an end is visible.
+ * Without the lock (packet receive may hold it for a burst on another
+ * CPU): whoever changes one of these wakes the socket after it (the
+ * barrier pairs with that wakeup's), and recvmsg() then decides under
+ * the lock.
+ */
 static bool mrc_rx_ready(struct mrc_sock *ms)
 {
-	enum mrc_rx_status st;
-	u8 state = READ_ONCE(ms->state);
+	u8 state;
 
-	spin_lock_bh(&ms->lock);
-	st = mrc_rx_status(ms);
-	spin_unlock_bh(&ms->lock);
-	return st != MRC_RX_WAIT || READ_ONCE(ms->sk.sk_err) ||
+	smp_mb();	/* on the wait queue before reading the conditions */
+	state = READ_ONCE(ms->state);
+	return mrc_input_readable(ms) || READ_ONCE(ms->rx_eof) ||
+	       READ_ONCE(ms->sk.sk_err) ||
 	       (READ_ONCE(ms->sk.sk_shutdown) & RCV_SHUTDOWN) ||
 	       (state != MRC_ST_ESTABLISHED && state != MRC_ST_TIME_WAIT &&
 		state != MRC_ST_REQ_SENT);
@@ -944,10 +950,11 @@ static bool mrc_rx_ready(struct mrc_sock *ms)
  * Messages come out whole, in order.  Those the peer sent stay readable
  * after the connection ended (finished, reset or its device gone) until
  * they are read or the socket is closed; then the error, if any, then
- * EOF.  The message a reader copies is either unlinked (and uncharged)
- * under the conn lock first, or, with MSG_PEEK, left in place: a complete
- * message at rcv_msg_id never changes, and only a reader (we hold
- * lock_sock) or close() frees it, so peeking needs no allocation.
+ * EOF.  The message a reader copies is taken off the ready queue
+ * (mrc_input_take_msg(), without the conn lock) and released once copied,
+ * or, with MSG_PEEK, left in place: a complete message never changes, and
+ * only a reader (we hold lock_sock) or close() frees it, so peeking needs
+ * no allocation.
  */
 static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 		       int flags)
@@ -972,19 +979,18 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	lock_sock(sk);
 	timeo = sock_rcvtimeo(sk, flags & MSG_DONTWAIT);
 	for (;;) {
-		mrc_conn_lock(ms, &xq);
-		st = mrc_rx_status(ms);
-		if (st == MRC_RX_MSG) {
-			m = mrc_input_next_msg(ms);
-			if (!peek) {
-				mrc_input_unlink_msg(ms, m);
-				mrc_input_window_update(ms, &xq);
-			}
-		}
-		state = ms->state;
-		mrc_conn_unlock(ms, &xq);
+		m = mrc_input_take_msg(ms, peek);
 		if (m)
 			break;
+		if (!mrc_rx_ready(ms))
+			goto wait;
+		/* EOF, an error or an end: the exact answer, under the lock. */
+		mrc_conn_lock(ms, &xq);
+		st = mrc_rx_status(ms);
+		state = ms->state;
+		mrc_conn_unlock(ms, &xq);
+		if (st == MRC_RX_MSG)
+			continue;
 		if (st == MRC_RX_EOF)
 			goto out;
 		err = sock_error(sk);
@@ -998,6 +1004,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 			err = state == MRC_ST_CLOSED && ms->txrec ? 0 : -ENOTCONN;
 			goto out;
 		}
+wait:
 		if (!timeo) {
 			err = -EAGAIN;
 			goto out;
@@ -1023,7 +1030,7 @@ static int mrc_recvmsg(struct socket *sock, struct msghdr *msg, size_t len,
 	if (mlen > len)
 		msg->msg_flags |= MSG_TRUNC;
 	if (!peek)
-		mrc_input_free_msg(m, !err);	/* a failed copy is a drop */
+		mrc_input_release(ms, m, !err);	/* a failed copy is a drop */
 	if (!err)
 		err = (flags & MSG_TRUNC) ? mlen : copied;
 out:
@@ -1085,7 +1092,7 @@ static __poll_t mrc_poll(struct file *file, struct socket *sock,
 				EPOLLOUT | EPOLLWRNORM;
 		break;
 	}
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 	return mask;
 }
 
@@ -1183,7 +1190,7 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->tx_burst_pkts = ms->stats.tx_burst_pkts;
 	info->rx_bursts = ms->stats.rx_bursts;
 	info->rx_burst_pkts = ms->stats.rx_burst_pkts;
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 	/* sk_uid: what routing sees, and what a TCP child inherits. */
 	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, ms->sk.sk_uid);
 }
@@ -1258,7 +1265,7 @@ static int mrc_release(struct socket *sock)
 		break;
 	case MRC_ST_ESTABLISHED:
 		if ((sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) ||
-		    !RB_EMPTY_ROOT(&ms->rx_msgs)) {
+		    !RB_EMPTY_ROOT(&ms->rx_msgs) || mrc_input_readable(ms)) {
 			mrc_conn_abort(ms, 0, true, &xq);
 			break;
 		}

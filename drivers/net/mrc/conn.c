@@ -526,6 +526,7 @@ out:
 void mrc_conn_init(struct mrc_sock *ms)
 {
 	spin_lock_init(&ms->lock);
+	mrc_input_sock_init(ms);
 	INIT_HLIST_NODE(&ms->id_node);
 	INIT_LIST_HEAD(&ms->dev_node);
 	INIT_LIST_HEAD(&ms->accept_queue);

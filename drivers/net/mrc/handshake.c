@@ -403,7 +403,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	spin_lock_bh(&ms->lock);
 	if (!mrc_conn_set_dev(ms, mdev)) {
 		/* The device is going away: the socket may connect again. */
-		spin_unlock_bh(&ms->lock);
+		mrc_conn_spin_unlock(ms);
 		kfree(ms->txrec);
 		kfree(ms->txskb);
 		ms->txrec = NULL;
@@ -421,7 +421,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		__skb_queue_tail(xq, skb);
 	}
 	mrc_conn_arm_rto(ms);
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 	return 0;
 }
 

@@ -79,7 +79,22 @@ void mrc_input_init(struct mrc_sock *ms)
 	ms->rx_msgs = RB_ROOT;
 	ms->rx_last = NULL;
 	ms->rcv_msg_id = 0;
+	ms->rx_eof = false;
 	ms->peer_closed = false;
+}
+
+static void mrc_input_fold_work(struct work_struct *work);
+
+/**
+ * mrc_input_sock_init() - the reader's side of a new socket
+ * @ms: the socket
+ */
+void mrc_input_sock_init(struct mrc_sock *ms)
+{
+	INIT_LIST_HEAD(&ms->rx_ready);
+	spin_lock_init(&ms->rx_ready_lock);
+	atomic_set(&ms->rx_freed, 0);
+	INIT_WORK(&ms->rx_fold_work, mrc_input_fold_work);
 }
 
 /**
@@ -761,6 +776,35 @@ static void mrc_input_unshare(const struct mrc_rx_msg *m, struct sk_buff *skb)
 }
 
 /*
+ * The message at rcv_msg_id is complete: it, and the complete ones after
+ * it, go to the reader's queue, still charged, and the reader is woken.
+ */
+static void mrc_input_deliver(struct mrc_sock *ms)
+{
+	struct rb_node *n = rb_first(&ms->rx_msgs);
+	LIST_HEAD(done);
+
+	while (n) {
+		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
+
+		if (m->id != ms->rcv_msg_id || m->got != m->len)
+			break;
+		n = rb_next(n);
+		rb_erase(&m->node, &ms->rx_msgs);
+		if (ms->rx_last == m)
+			ms->rx_last = NULL;
+		list_add_tail(&m->ready, &done);
+		ms->rcv_msg_id++;
+		ms->stats.rx_msgs++;
+		ms->stats.rx_bytes += m->len;
+	}
+	spin_lock(&ms->rx_ready_lock);
+	list_splice_tail(&done, &ms->rx_ready);
+	spin_unlock(&ms->rx_ready_lock);
+	ms->sk.sk_data_ready(&ms->sk);
+}
+
+/*
  * A new DATA segment.  On MRC_DROP_NONE it was kept; otherwise @seg->skb
  * is what the caller frees (NULL: nothing).
  */
@@ -853,7 +897,7 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 placed:
 	ms->rx_last = m;
 	if (m->got == m->len && msg_id == ms->rcv_msg_id)
-		ms->sk.sk_data_ready(&ms->sk);
+		mrc_input_deliver(ms);
 	return MRC_DROP_NONE;
 }
 
@@ -975,6 +1019,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_conn_arm_ack(ms);
 	if (!was_done && mrc_peer_done(ms)) {
 		/* Every message the peer sent is here: EOF after them. */
+		WRITE_ONCE(ms->rx_eof, true);
 		ms->sk.sk_data_ready(&ms->sk);
 		mrc_conn_maybe_done(ms);
 	}
@@ -1246,53 +1291,41 @@ bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 }
 
 /**
- * mrc_input_next_msg() - the next message for recvmsg(), if complete
- * @ms: the connection (conn lock)
+ * mrc_input_readable() - does a message wait for recvmsg()?
+ * @ms: the connection (any context: a hint without a lock)
  *
- * Return: the message with id @rcv_msg_id if all its bytes are here,
- * else NULL.
+ * Return: true if @rx_ready is not empty.
  */
-struct mrc_rx_msg *mrc_input_next_msg(struct mrc_sock *ms)
+bool mrc_input_readable(const struct mrc_sock *ms)
 {
-	struct rb_node *n = rb_first(&ms->rx_msgs);
-	struct mrc_rx_msg *m = n ? rb_entry(n, struct mrc_rx_msg, node) : NULL;
-
-	lockdep_assert_held(&ms->lock);
-	if (m && m->id == ms->rcv_msg_id && m->got == m->len)
-		return m;
-	return NULL;
+	return !list_empty(&ms->rx_ready);
 }
 
 /**
- * mrc_input_unlink_msg() - hand the next message over to the reader
- * @ms: the connection (conn lock)
- * @m: from mrc_input_next_msg()
+ * mrc_input_take_msg() - the next message for recvmsg()
+ * @ms: the connection (lock_sock held: the only reader; not the conn lock)
+ * @peek: leave it queued (only the reader or close() frees it)
  *
- * The message leaves the connection and its memory is uncharged; the
- * reader copies it out and frees it with mrc_input_free_msg() without
- * the lock.
+ * Return: the first complete message, unlinked unless @peek, or NULL.
  */
-void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m)
+struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek)
 {
-	lockdep_assert_held(&ms->lock);
-	rb_erase(&m->node, &ms->rx_msgs);
-	if (ms->rx_last == m)
-		ms->rx_last = NULL;
-	mrc_input_uncharge(ms, m->charged);
-	mrc_input_commit(ms);
-	ms->rcv_msg_id++;
-	ms->stats.rx_msgs++;
-	ms->stats.rx_bytes += m->len;
+	struct mrc_rx_msg *m;
+
+	spin_lock_bh(&ms->rx_ready_lock);
+	m = list_first_entry_or_null(&ms->rx_ready, struct mrc_rx_msg, ready);
+	if (m && !peek)
+		list_del(&m->ready);
+	spin_unlock_bh(&ms->rx_ready_lock);
+	return m;
 }
 
-/**
- * mrc_input_free_msg() - free a message and its segments
- * @m: the message, unlinked and uncharged
- * @delivered: the reader copied it out (its skbs are consumed; otherwise
- *	they are freed as drops, which drop monitors and the skb:kfree_skb
- *	tracepoint see)
+/*
+ * Free a message and its segments; @delivered: the reader copied it out
+ * (its skbs are consumed; otherwise they are freed as drops, which drop
+ * monitors and the skb:kfree_skb tracepoint see).
  */
-void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
+static void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
 {
 	struct sk_buff *skb, *next;
 
@@ -1308,35 +1341,109 @@ void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
 }
 
 /**
+ * mrc_input_release() - the reader is done with a message: free it
+ * @ms: the connection (lock_sock held; not the conn lock)
+ * @m: from mrc_input_take_msg(), not peeked; freed here
+ * @delivered: it was copied out (else its skbs are freed as drops)
+ *
+ * Its memory leaves sk_rmem_alloc at once.  The rest of the uncharge
+ * (sk_forward_alloc, the device's commitment) and the window update that
+ * may follow need the conn lock: taken here if it is free, else left in
+ * @rx_freed to whoever holds it, who folds it before or after dropping it
+ * (mrc_conn_unlock(), mrc_conn_spin_unlock()).  The reader never spins on
+ * a lock that packet receive holds for a whole burst.
+ */
+void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,
+		       bool delivered)
+{
+	u32 charged = m->charged;
+	struct sk_buff_head xq;
+
+	mrc_input_free_msg(m, delivered);
+	atomic_sub(charged, &ms->sk.sk_rmem_alloc);
+	atomic_add(charged, &ms->rx_freed);
+	smp_mb__after_atomic();	/* pairs with mrc_conn_spin_unlock() */
+	if (!spin_trylock_bh(&ms->lock))
+		return;
+	__skb_queue_head_init(&xq);
+	rcu_read_lock();
+	mrc_conn_unlock(ms, &xq);	/* folds */
+}
+
+/**
+ * mrc_input_fold() - uncharge what the reader freed, maybe update the window
+ * @ms: the connection (conn lock)
+ * @xq: where a window update (an ACK) is queued
+ */
+void mrc_input_fold(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	int freed = atomic_xchg(&ms->rx_freed, 0);
+
+	lockdep_assert_held(&ms->lock);
+	if (!freed)
+		return;
+	sk_mem_uncharge(&ms->sk, freed);
+	mrc_input_commit(ms);
+	mrc_input_window_update(ms, xq);
+}
+
+static void mrc_input_fold_work(struct work_struct *work)
+{
+	struct mrc_sock *ms = container_of(work, struct mrc_sock, rx_fold_work);
+	struct sk_buff_head xq;
+
+	mrc_conn_lock(ms, &xq);
+	mrc_conn_unlock(ms, &xq);	/* folds */
+	sock_put(&ms->sk);
+}
+
+/**
+ * mrc_input_fold_later() - the reader freed memory while the lock was held
+ * @ms: the connection (a reference held by the caller)
+ *
+ * Rare: the reader's add landed between the holder's last look at
+ * @rx_freed and its unlock.  A work item folds it.
+ */
+void mrc_input_fold_later(struct mrc_sock *ms)
+{
+	sock_hold(&ms->sk);
+	if (!queue_work(system_wq, &ms->rx_fold_work))
+		sock_put(&ms->sk);
+}
+
+/**
  * mrc_input_purge() - drop received messages
  * @ms: the connection (conn lock, or unreachable)
- * @all: every message; else only those recvmsg() can never return (from
- *	the first incomplete one on): complete messages stay readable until
- *	the application reads them or closes the socket
+ * @all: every message; else only those recvmsg() can never return (the
+ *	incomplete ones, in @rx_msgs): complete messages (@rx_ready) stay
+ *	readable until the application reads them or closes the socket
  */
 void mrc_input_purge(struct mrc_sock *ms, bool all)
 {
 	struct rb_node *n = rb_first(&ms->rx_msgs);
-	u32 id = ms->rcv_msg_id;
+	struct mrc_rx_msg *m, *next;
+	LIST_HEAD(ready);
 
-	/* Keep the deliverable prefix. */
-	while (!all && n) {
-		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
-
-		if (m->id != id || m->got != m->len)
-			break;
-		id++;
-		n = rb_next(n);
-	}
+	/* The tree holds no deliverable message: those are on rx_ready. */
 	while (n) {
-		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
-
+		m = rb_entry(n, struct mrc_rx_msg, node);
 		n = rb_next(n);
 		rb_erase(&m->node, &ms->rx_msgs);
 		mrc_input_uncharge(ms, m->charged);
 		mrc_input_free_msg(m, false);
 	}
 	ms->rx_last = NULL;
+	if (!all)
+		return;
+	spin_lock_bh(&ms->rx_ready_lock);
+	list_splice_init(&ms->rx_ready, &ready);
+	spin_unlock_bh(&ms->rx_ready_lock);
+	list_for_each_entry_safe(m, next, &ready, ready) {
+		mrc_input_uncharge(ms, m->charged);
+		mrc_input_free_msg(m, false);
+	}
+	/* What the reader freed and nobody folded yet. */
+	sk_mem_uncharge(&ms->sk, atomic_xchg(&ms->rx_freed, 0));
 }
 
 /**

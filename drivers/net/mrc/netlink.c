@@ -230,7 +230,7 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 	if (ipv6_addr_any(&local.smrc_addr) && mrc_lrail(ms, ms->req_plane)->family)
 		local.smrc_addr = mrc_lrail(ms, ms->req_plane)->addr;
 	dev_ifindex = ms->mdev ? ms->mdev->dev->ifindex : 0;
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 	orphan = sock_flag(&ms->sk, SOCK_DEAD);
 
 	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
@@ -1098,7 +1098,7 @@ static int mrc_nl_fill_paths(struct sk_buff *skb, struct netlink_callback *cb,
 		if (err)
 			break;
 	}
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 	return err;
 }
 
@@ -1209,7 +1209,7 @@ static int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
 			mrc_output_push(ms, &xq);
 		}
 	}
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 	mrc_xmit_list(sock_net(&ms->sk), &xq);
 	rcu_read_unlock();
 	sock_put(&ms->sk);

@@ -774,7 +774,7 @@ void mrc_output_grow(struct mrc_sock *ms, u32 need)
 
 	spin_lock_bh(&ms->lock);
 	if (ms->txw.size != old || !ms->txskb) {
-		spin_unlock_bh(&ms->lock);
+		mrc_conn_spin_unlock(ms);
 		goto out;
 	}
 	old_skbs = ms->txskb;
@@ -787,14 +787,14 @@ void mrc_output_grow(struct mrc_sock *ms, u32 need)
 	/* Cannot fail: size > old >= nxt - una, a power of two. */
 	old_rec = mrc_txwin_resize(&ms->txw, rec, size);
 	if (WARN_ON_ONCE(!old_rec)) {
-		spin_unlock_bh(&ms->lock);
+		mrc_conn_spin_unlock(ms);
 		goto out;
 	}
 	ms->txrec = rec;
 	ms->txskb = skbs;
 	rec = old_rec;
 	skbs = old_skbs;
-	spin_unlock_bh(&ms->lock);
+	mrc_conn_spin_unlock(ms);
 out:
 	kvfree(rec);
 	kvfree(skbs);

@@ -13,11 +13,17 @@
  *    counters, receive memory accounting (sk_forward_alloc).  Taken with
  *    spin_lock_bh() from process context, packet receive and timers
  *    alike; mrc_conn_lock()/mrc_conn_unlock() where packets are sent
- *    after the lock is dropped, plain spin_lock_bh() where nothing is.
+ *    after the lock is dropped, spin_lock_bh() and mrc_conn_spin_unlock()
+ *    where nothing is.
  *    Nothing sleeps, allocates with GFP_KERNEL or copies user memory under
  *    it; packets to send are collected on a local list and sent after it
  *    is released (mrc_conn_unlock() does).  Functions documented "conn lock" assert
  *    it with lockdep_assert_held().
+ *  - ms->rx_ready_lock: the complete messages waiting for recvmsg()
+ *    (@rx_ready).  The packet paths append under the conn lock; the
+ *    reader takes them with this lock alone, so a reader never waits for
+ *    a burst being received on another CPU.  What the reader frees is
+ *    uncharged later under the conn lock (mrc_input_release()).
  *  - the per-namespace connection table (ids) and port table: their own
  *    spinlocks; lookups from softirq are RCU with a reference taken
  *    (sockets are freed after a grace period, SOCK_RCU_FREE).
@@ -29,7 +35,8 @@
  *       lock_sock(child)      (SINGLE_DEPTH_NESTING)
  *         ms->lock            the connection
  *           mdev->conns_lock, mn->conns_lock, lis->accept_lock,
- *           mn->ports_lock    leaves: nothing is taken under them
+ *           mn->ports_lock,
+ *           ms->rx_ready_lock leaves: nothing is taken under them
  *
  * A child's ms->lock may be held when its listener's accept_lock is taken
  * (mrc_conn_established()), never the other way round: the listener walks
@@ -143,7 +150,7 @@ struct mrc_endpoint_rail {
  * @rx_burst_pkts: the packets they carried
  * @retrans: retransmissions
  * @rto: retransmission timeouts
- * @rx_msgs: messages delivered to recvmsg
+ * @rx_msgs: messages complete in order (readable by recvmsg)
  * @rx_bytes: their bytes
  * @rx_pkts: DATA/CLOSE packets accepted
  * @rx_dups: duplicate DATA packets (acknowledged, not stored)
@@ -267,7 +274,23 @@ struct mrc_conn_stats {
  *	complete message at @rcv_msg_id is only ever freed by recvmsg or
  *	close(), so a reader may copy it with lock_sock alone (MSG_PEEK)
  * @rx_last: the message the last segment went to (a lookup cache)
- * @rcv_msg_id: id of the next message recvmsg delivers
+ * @rx_ready: complete messages, in order, for recvmsg (struct
+ *	mrc_rx_msg, @ready), still charged: appended under the conn lock
+ *	and @rx_ready_lock, taken by the reader (lock_sock) under
+ *	@rx_ready_lock alone.  Only the reader or close() frees one, so a
+ *	reader may copy the first with lock_sock alone (MSG_PEEK)
+ * @rx_ready_lock: protects @rx_ready (a leaf lock)
+ * @rx_freed: bytes of messages the reader freed (already off
+ *	sk_rmem_alloc) whose uncharge (sk_forward_alloc, the device's
+ *	commitment) and window update wait for the conn lock (atomic)
+ * @rx_fold_work: folds @rx_freed when the reader could not take the
+ *	conn lock (mrc_input_release()); holds a socket reference while
+ *	queued
+ * @rx_eof: everything the peer sent arrived, its CLOSE last
+ *	(mrc_peer_done()); conn lock to write, READ_ONCE() by a waiting
+ *	reader
+ * @rcv_msg_id: id of the next message to complete in order (on
+ *	@rx_ready)
  * @peer_closed: the peer's CLOSE arrived (maybe ahead of its data)
  * @peer_msgs: with @peer_closed: how many messages the peer sent in all
  * @peer_close_psn: with @peer_closed: the PSN of its CLOSE; everything the
@@ -375,6 +398,11 @@ struct mrc_sock {
 	struct mrc_rxwin rxw;
 	struct rb_root rx_msgs;
 	struct mrc_rx_msg *rx_last;
+	struct list_head rx_ready;
+	spinlock_t rx_ready_lock; /* see above */
+	atomic_t rx_freed;
+	struct work_struct rx_fold_work;
+	bool rx_eof;
 	u32 rcv_msg_id;
 	bool peer_closed;
 	u32 peer_msgs;
@@ -418,7 +446,9 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 
 /**
  * struct mrc_rx_msg - a message being received (conn lock)
- * @node: entry in the connection's @rx_msgs, ordered by @id
+ * @node: entry in the connection's @rx_msgs, ordered by @id, until complete
+ *	and next in order
+ * @ready: then entry in the connection's @rx_ready
  * @id: its message id
  * @len: its length
  * @got: payload bytes placed so far; complete when @got == @len
@@ -432,7 +462,10 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
  *	is merged into)
  */
 struct mrc_rx_msg {
-	struct rb_node node;
+	union {
+		struct rb_node node;
+		struct list_head ready;
+	};
 	u32 id;
 	u32 len;
 	u32 got;
@@ -607,9 +640,13 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
-struct mrc_rx_msg *mrc_input_next_msg(struct mrc_sock *ms);
-void mrc_input_unlink_msg(struct mrc_sock *ms, struct mrc_rx_msg *m);
-void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered);
+void mrc_input_sock_init(struct mrc_sock *ms);
+bool mrc_input_readable(const struct mrc_sock *ms);
+struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek);
+void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,
+		       bool delivered);
+void mrc_input_fold(struct mrc_sock *ms, struct sk_buff_head *xq);
+void mrc_input_fold_later(struct mrc_sock *ms);
 void mrc_input_purge(struct mrc_sock *ms, bool all);
 void mrc_input_init(struct mrc_sock *ms);
 void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq);
@@ -680,14 +717,37 @@ static inline void mrc_conn_lock(struct mrc_sock *ms, struct sk_buff_head *xq)
 }
 
 /**
+ * mrc_conn_spin_unlock() - drop the connection lock taken with spin_lock_bh()
+ * @ms: the connection
+ *
+ * The reader may have freed memory while we held the lock and left its
+ * uncharge to us (mrc_input_release()): the barrier orders our unlock
+ * before reading @rx_freed, as the reader's add is ordered before its
+ * trylock, so one of us sees the other.
+ */
+static inline void mrc_conn_spin_unlock(struct mrc_sock *ms)
+	__releases(&ms->lock)
+{
+	spin_unlock_bh(&ms->lock);
+	smp_mb();	/* pairs with mrc_input_release() */
+	if (unlikely(atomic_read(&ms->rx_freed)))
+		mrc_input_fold_later(ms);
+}
+
+/**
  * mrc_conn_unlock() - drop the connection lock, then send what was queued
  * @ms: the connection
  * @xq: the packets prepared under the lock
+ *
+ * Memory the reader freed meanwhile is uncharged first (a window update
+ * may join @xq).
  */
 static inline void mrc_conn_unlock(struct mrc_sock *ms, struct sk_buff_head *xq)
 	__releases(&ms->lock)
 {
-	spin_unlock_bh(&ms->lock);
+	if (unlikely(atomic_read(&ms->rx_freed)))
+		mrc_input_fold(ms, xq);
+	mrc_conn_spin_unlock(ms);
 	mrc_xmit_list(sock_net(&ms->sk), xq);
 	rcu_read_unlock();
 }
