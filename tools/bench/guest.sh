@@ -10,7 +10,9 @@
 # Environment: BENCH_QUICK=1 (fewer, shorter runs), BENCH_ONLY="p1 p2 ..."
 # (a subset: calib p1 p2 p3 p4 p5 p6 ab p7 rxe), BENCH_AB (module parameters
 # to A/B: "name=v1,v2 ..."), BENCH_RATE (Mbit/s per rail),
-# BENCH_DELAY_MS (per hop), BENCH_RUNS, BENCH_PAIRS (P3 host pairs).
+# BENCH_DELAY_MS (per hop), BENCH_RUNS, BENCH_PAIRS (P3 host pairs),
+# BENCH_P3_RATE (P3 host links, Mbit/s), BENCH_P3_ROUNDS, BENCH_P3_BYTES (per
+# flow and round).
 
 . "$MRC_TOP/selftests/lib.sh"
 set -u
@@ -31,10 +33,10 @@ RATE=${BENCH_RATE:-5}
 DELAY=${BENCH_DELAY_MS:-1}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${BENCH_RUNS:-1} SECS=3 FSECS=4 OUTAGE=1000 FAILAT=1800 PAIRS=${BENCH_PAIRS:-4}
-	P3SECS=3 PPN=1000 IDLE=200 P5SECS=2
+	P3ROUNDS=${BENCH_P3_ROUNDS:-10} PPN=1000 IDLE=200 P5SECS=2
 else
-	RUNS=${BENCH_RUNS:-3} SECS=6 FSECS=9 OUTAGE=3000 FAILAT=3000 PAIRS=${BENCH_PAIRS:-8}
-	P3SECS=8 PPN=1000 IDLE=200 P5SECS=4
+	RUNS=${BENCH_RUNS:-3} SECS=6 FSECS=9 OUTAGE=3000 FAILAT=3000 PAIRS=${BENCH_PAIRS:-4}
+	P3ROUNDS=${BENCH_P3_ROUNDS:-20} PPN=1000 IDLE=200 P5SECS=4
 fi
 port=6000
 
@@ -383,8 +385,11 @@ rxe() {
 # ---- P3: 2-tier fabric, PAIRS host pairs, 2 spines, permutation traffic --------------
 # Host i of leaf A (c-ai, 10.1.i.1) sends to host pi(i) of leaf B (c-bj,
 # 10.2.j.1); host links R3, spine links PAIRS*R3/2 (non-blocking if
-# balanced).  Messages of 64 KiB, request/one-byte reply, for P3SECS.
+# balanced).  Synchronous rounds: in each all flows start together (a
+# barrier), each on a new connection, and send P3BYTES; the round ends
+# with the slowest flow's one-byte reply.
 R3=${BENCH_P3_RATE:-5}
+P3BYTES=${BENCH_P3_BYTES:-262144}
 clos_up() {
 	local i s side l n=$PAIRS nsp=2 nh v
 	local -a nss=()
@@ -459,42 +464,81 @@ EOF
 	log "P3 fabric: $n host pairs, 2 spines, host links $R3 Mbit/s, spine links $((R3 * n / nsp)) Mbit/s"
 }
 
+# p3_rounds CT...: "round time / ideal" of each round of the clients'
+# per-round files (mrcpp -M rounds -o): the last reply from the first start.
+p3_rounds() {
+	awk -v ideal=$((P3BYTES * 8 / R3)) '
+		$3 == 0 { bad[$1] = 1; next }
+		!($1 in s) || $2 < s[$1] { s[$1] = $2 }
+		$3 > e[$1] { e[$1] = $3 }
+		END {
+			for (r = 0; (r in s) || (r in bad); r++)
+				printf "%s ", (r in bad) ? "fail" : sprintf("%.2f", (e[r] - s[r]) / ideal)
+		}' "$@"
+}
+
+# p3_joins: MPTCP subflows joined so far by the clients (MP_JOIN SYN/ACKs).
+p3_joins() {
+	local i n=0 v
+	for i in $(seq 0 $((PAIRS - 1))); do
+		v=$(ip netns exec c-a$i nstat -az MPTcpExtMPJoinSynAckRx 2>/dev/null |
+			awk '/MPJoinSynAckRx/ { print $2 }')
+		n=$((n + ${v:-0}))
+	done
+	echo $n
+}
+
+# One permutation per run (every permutation loads this fabric alike);
+# the hashes change every round with the connections.
 p3() {
-	local run peer i j perm pids=() sp0 sp1 c0 c1
+	local run peer i j perm srv=() cli=() sp0 sp1 c0 c1 j0 jn tmo=$((P3ROUNDS * 5 + 60))
 	clos_up
 	for run in $(seq $RUNS); do
 		perm=($(shuf -i 0-$((PAIRS - 1))))
 		for peer in mrc mptcp tcp; do
 			port=$((port + 1))
-			pids=()
+			srv=() cli=()
 			for i in $(seq 0 $((PAIRS - 1))); do
 				j=${perm[i]}
 				rm -f "$tmp/r$i"
-				ip netns exec c-b$j "$PP" -T $peer -l -p $port -M rpc -t $((P3SECS + 60)) \
-					-r "$tmp/r$i" >/dev/null 2>&1 &
-				pids+=($!)
+				ip netns exec c-b$j "$PP" -T $peer -l -p $port -M rounds -s $P3BYTES \
+					-n $P3ROUNDS -t $tmo -r "$tmp/r$i" >/dev/null 2>&1 &
+				srv+=($!)
 			done
 			for i in $(seq 0 $((PAIRS - 1))); do waitfile "$tmp/r$i"; done
+			"$PP" -M barrier -k $PAIRS -P "$tmp/p3bar"
+			[ $peer = mptcp ] && j0=$(p3_joins)
 			sp0=$(ip netns exec c-s0 cat /sys/class/net/a/statistics/rx_bytes)
 			sp1=$(ip netns exec c-s1 cat /sys/class/net/a/statistics/rx_bytes)
 			read -r c0 _ < <(cpu_busy)
 			for i in $(seq 0 $((PAIRS - 1))); do
 				j=${perm[i]}
-				ip netns exec c-a$i "$PP" -T $peer -c 10.2.$j.1 -p $port -M rpc -s 65536 \
-					-D $P3SECS -t $((P3SECS + 60)) -o "$OUT/p3-$peer-$run-$i.ct" \
-					>"$tmp/p3c$i.out" 2>&1 &
-				pids+=($!)
+				ip netns exec c-a$i "$PP" -T $peer -c 10.2.$j.1 -p $port -M rounds \
+					-s $P3BYTES -n $P3ROUNDS -P "$tmp/p3bar" -t $tmo \
+					-o "$OUT/p3-$peer-$run-$i.ct" >"$tmp/p3c$i.out" 2>&1 &
+				cli+=($!)
 			done
-			wait "${pids[@]}"
+			wait "${cli[@]}"
 			read -r c1 _ < <(cpu_busy)
 			sp0=$(($(ip netns exec c-s0 cat /sys/class/net/a/statistics/rx_bytes) - sp0))
 			sp1=$(($(ip netns exec c-s1 cat /sys/class/net/a/statistics/rx_bytes) - sp1))
+			jn=
+			[ $peer = mptcp ] && jn=$(($(p3_joins) - j0))
+			# the servers are done once every round was (a failed one may wait)
+			kill "${srv[@]}" 2>/dev/null
+			wait "${srv[@]}" 2>/dev/null
 			for i in $(seq 0 $((PAIRS - 1))); do
-				rec p3 $peer $run flow=$i $(tail -1 "$tmp/p3c$i.out") pairs=$PAIRS \
-					host_mbit=$R3 spine0_bytes=$sp0 spine1_bytes=$sp1 \
+				rec p3 $peer $run flow=$i dst=${perm[i]} $(tail -1 "$tmp/p3c$i.out") \
+					pairs=$PAIRS host_mbit=$R3 round_bytes=$P3BYTES \
+					spine0_bytes=$sp0 spine1_bytes=$sp1 ${jn:+mptcp_joins=$jn} \
 					run_cpu_jiffies=$((c1 - c0)) hz=$(getconf CLK_TCK)
 			done
-			log "p3 $peer run $run: spines $((sp0 / 1024))k/$((sp1 / 1024))k; $(cat "$tmp"/p3c*.out | tr '\n' ' ')"
+			grep -h 'mrcpp:' "$tmp"/p3c*.out | sort | uniq -c | head -5 >&2
+			log "p3 $peer run $run: spines $((sp0 / 1024))k/$((sp1 / 1024))k;" \
+				"${jn:+MPTCP subflows joined $jn;}" \
+				"retransmitted $(cat "$tmp"/p3c*.out | grep -o 'retrans=[0-9]*' |
+					awk -F= '{ s += $2 } END { print NR ? s : "n/a" }');" \
+				"round time / ideal: $(p3_rounds "$OUT"/p3-$peer-$run-*.ct)"
 		done
 	done
 }

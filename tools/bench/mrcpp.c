@@ -19,9 +19,23 @@
  *   pp      ping-pong: the client sends -s SIZE bytes (64), the server
  *           echoes them; -n COUNT round trips; the client prints
  *           n=N p50_us=N p99_us=N and (-o FILE) every sample in us.
- *   rpc     the client sends -s SIZE bytes, the server answers one byte
- *           when it has them all; for -D SECONDS; completion times in us
- *           to -o FILE; prints n= p50_us= p99_us=.
+ *   rounds  synchronous rounds, as in data-parallel training: the client
+ *           runs -n ROUNDS rounds; each opens a NEW connection (a new
+ *           source port), waits at the barrier -P FILE shared with the
+ *           other clients (so all flows start together, handshakes done),
+ *           sends -s SIZE bytes (messages or writes of at most 64 KiB),
+ *           waits for the server's one-byte reply and closes.  -o FILE:
+ *           one line per round, "round start_us end_us connect_us
+ *           retrans" (CLOCK_MONOTONIC, one clock for every process of the
+ *           machine; start at the barrier's release, end at the reply,
+ *           both 0 if the round failed; retrans: packets retransmitted,
+ *           mrc and TCP, else -1).  Prints rounds=N failed=N bytes=N,
+ *           p50_us= p99_us= max_us= of end - start, and (mrc, TCP)
+ *           retrans=N over all rounds.  The server accepts one connection
+ *           per round, answers once it has SIZE bytes, closes at the
+ *           client's EOF, and exits after -n ROUNDS connections.
+ *   barrier create FILE (-P) holding a process-shared barrier for -k N
+ *           processes (the clients of one set of rounds), and exit.
  *   hold    server: accept -k N connections and keep them, idle, until
  *           killed.  Client: open -k N connections (-r FILE once all are
  *           up), or with -F fill one connection: send until the kernel
@@ -46,6 +60,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -53,6 +68,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,7 +82,7 @@
 
 enum proto { P_MRC, P_TCP, P_MPTCP, P_UDP };
 static enum proto proto = P_TCP;
-static const char *mode = "stream", *outfile, *ready_file, *bind_src;
+static const char *mode = "stream", *outfile, *ready_file, *bind_src, *barrier_file;
 static unsigned int size = 65536, conns = 1, fill;
 static unsigned long long count = 10000, duration_ms = 5000;
 static int mrc_family;
@@ -230,6 +246,49 @@ static void write_file(const char *f, unsigned long long rmem)
 	fprintf(fp, "rmem=%llu\n", rmem);
 	fclose(fp);
 	rename(tmp, f);
+}
+
+/*
+ * -M barrier: a process-shared barrier for @n processes in a new file
+ * @f (a new inode, so that no process of an earlier set still waits on
+ * it).  The clients of -M rounds map it and wait on it once per round.
+ */
+static int barrier_create(const char *f, unsigned int n)
+{
+	pthread_barrierattr_t attr;
+	pthread_barrier_t *b;
+	int fd;
+
+	unlink(f);
+	fd = open(f, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 || ftruncate(fd, sizeof(*b)))
+		die(f);
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (b == MAP_FAILED)
+		die("mmap");
+	pthread_barrierattr_init(&attr);
+	pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
+	errno = pthread_barrier_init(b, &attr, n);
+	if (errno)
+		die("pthread_barrier_init");
+	pthread_barrierattr_destroy(&attr);
+	munmap(b, sizeof(*b));
+	close(fd);
+	return 0;
+}
+
+static pthread_barrier_t *barrier_open(const char *f)
+{
+	pthread_barrier_t *b;
+	int fd = open(f, O_RDWR);
+
+	if (fd < 0)
+		die(f);
+	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (b == MAP_FAILED)
+		die("mmap");
+	close(fd);
+	return b;
 }
 
 static socklen_t mkaddr(const char *s, int port, struct sockaddr_storage *ss)
@@ -400,13 +459,19 @@ static void serve_pp(int c)
 			break;
 }
 
-static void serve_rpc(int c)
+/* -M rounds: one round's connection: SIZE bytes in, one byte out, EOF. */
+static void serve_round(int c)
 {
-	char *buf = malloc(size + 1);
+	char *buf = malloc(65537);
+	unsigned long long got = 0;
+	ssize_t r = 1;
 
-	while (readall(c, buf, proto == P_MRC ? size + 1 : size) > 0)
-		if (writeall(c, "k", 1))
-			break;
+	while (got < size && (r = recv(c, buf, 65537, 0)) > 0)
+		got += r;
+	if (got >= size && !writeall(c, "k", 1))
+		while (recv(c, buf, 65537, 0) > 0)
+			;
+	free(buf);
 }
 
 static int server(const char *addr, int port)
@@ -456,15 +521,25 @@ static int server(const char *addr, int port)
 			usleep(100000);
 		}
 	}
+	if (!strcmp(mode, "rounds")) {
+		unsigned long long i;
+
+		for (i = 0; i < count; i++) {
+			c = accept(fd, NULL, NULL);
+			if (c < 0)
+				die("accept");
+			serve_round(c);
+			close(c);
+		}
+		return 0;
+	}
 	c = accept(fd, NULL, NULL);
 	if (c < 0)
 		die("accept");
 	if (!strcmp(mode, "stream"))
 		serve_stream(c);
-	else if (!strcmp(mode, "pp"))
-		serve_pp(c);
 	else
-		serve_rpc(c);
+		serve_pp(c);
 	close(c);
 	return 0;
 }
@@ -486,6 +561,119 @@ static int do_connect(const char *addr, int port)
 	if (connect(fd, (struct sockaddr *)&ss, len))
 		die("connect");
 	return fd;
+}
+
+/*
+ * Packets retransmitted on connection @fd (mrc: MRC_INFO, TCP: TCP_INFO),
+ * or -1 (MPTCP: no count for the whole connection).
+ */
+static long long retrans(int fd)
+{
+	struct mrc_info mi;
+	struct tcp_info ti;
+	socklen_t len;
+
+	if (proto == P_MRC) {
+		len = sizeof(mi);
+		if (!getsockopt(fd, SOL_MRC, MRC_INFO, &mi, &len) &&
+		    len >= offsetof(struct mrc_info, retrans) + sizeof(mi.retrans))
+			return mi.retrans;
+	} else if (proto == P_TCP) {
+		len = sizeof(ti);
+		if (!getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) &&
+		    len >= offsetof(struct tcp_info, tcpi_total_retrans) +
+			   sizeof(ti.tcpi_total_retrans))
+			return ti.tcpi_total_retrans;
+	}
+	return -1;
+}
+
+/*
+ * -M rounds: one round, on a new connection; 0, or -1 after a warning
+ * (the round is then recorded as failed and the client goes on, so that
+ * the other clients do not wait at the barrier for it).
+ */
+static int one_round(const char *addr, int port, pthread_barrier_t *b, char *buf,
+		     unsigned long long *t, long long *rtx)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = mkaddr(addr, port, &ss);
+	unsigned long long sent = 0, n;
+	const char *what = "connect";
+	int fd = mksock(), err = 0, e;
+
+	t[0] = now_us(CLOCK_MONOTONIC);
+	if (connect(fd, (struct sockaddr *)&ss, len))
+		err = errno;
+	t[1] = now_us(CLOCK_MONOTONIC);
+	/* at the barrier even after a failure: the others wait for us */
+	e = pthread_barrier_wait(b);
+	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
+		errno = e;
+		die("pthread_barrier_wait");
+	}
+	t[2] = now_us(CLOCK_MONOTONIC);
+	while (!err && sent < size) {
+		n = size - sent < 65536 ? size - sent : 65536;
+		what = "send";
+		if (writeall(fd, buf, n))
+			err = errno;
+		sent += n;
+	}
+	if (!err) {
+		what = "recv";
+		e = readall(fd, buf, 1);
+		if (e != 1)
+			err = e ? errno : ECONNRESET;	/* EOF: no reply */
+	}
+	t[3] = now_us(CLOCK_MONOTONIC);
+	if (err)
+		fprintf(stderr, "mrcpp: round: %s: %s\n", what, strerror(err));
+	*rtx = retrans(fd);
+	close(fd);
+	return err ? -1 : 0;
+}
+
+static int client_rounds(const char *addr, int port)
+{
+	unsigned long long *v = calloc(count + 1, sizeof(*v)), t[4], i, n = 0;
+	FILE *f = outfile ? fopen(outfile, "w") : NULL;
+	char *buf = calloc(1, 65536), rtxs[32] = "";
+	long long rtx, rtx_sum = 0;
+	pthread_barrier_t *b;
+
+	if (!barrier_file) {
+		fprintf(stderr, "mrcpp: -M rounds needs -P FILE (made by -M barrier)\n");
+		return 2;
+	}
+	b = barrier_open(barrier_file);
+	for (i = 0; i < count; i++) {
+		int err = one_round(addr, port, b, buf, t, &rtx);
+
+		if (rtx >= 0 && rtx_sum >= 0)
+			rtx_sum += rtx;
+		else
+			rtx_sum = -1;
+		if (err) {
+			if (f)
+				fprintf(f, "%llu 0 0 %llu %lld\n", i, t[1] - t[0], rtx);
+			continue;
+		}
+		v[n++] = t[3] - t[2];
+		if (f)
+			fprintf(f, "%llu %llu %llu %llu %lld\n", i, t[2], t[3], t[1] - t[0],
+				rtx);
+	}
+	if (f)
+		fclose(f);
+	qsort(v, n, sizeof(*v), cmp);
+	if (rtx_sum >= 0)
+		snprintf(rtxs, sizeof(rtxs), " retrans=%lld", rtx_sum);
+	printf("rounds=%llu failed=%llu bytes=%llu p50_us=%llu p99_us=%llu max_us=%llu%s\n",
+	       count, count - n, n * size, n ? v[n / 2] : 0, n ? v[n * 99 / 100] : 0,
+	       n ? v[n - 1] : 0, rtxs);
+	fflush(stdout);
+	return n == count ? 0 : 1;
 }
 
 static int client(const char *addr, int port)
@@ -526,6 +714,8 @@ static int client(const char *addr, int port)
 		pause();
 		return 0;
 	}
+	if (!strcmp(mode, "rounds"))
+		return client_rounds(addr, port);
 	fd = do_connect(addr, port);
 	touch(ready_file);
 	perf_open();
@@ -546,40 +736,28 @@ static int client(const char *addr, int port)
 		printf("%s\n", mrc_tx_counters(fd));
 		return 0;
 	}
-	v = malloc(sizeof(*v) * (count > 1000000 ? 1000000 : count + 1));
-	if (!strcmp(mode, "pp")) {
-		if (proto == P_UDP) {
-			struct timeval tv = { .tv_sec = 1 };
+	/* pp */
+	v = malloc(sizeof(*v) * (count + 1));
+	if (proto == P_UDP) {
+		struct timeval tv = { .tv_sec = 1 };
 
-			setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		}
-		measure_start();
-		for (i = 0; i < count; i++) {
-			t0 = now_us(CLOCK_MONOTONIC);
-			if (writeall(fd, buf, size))
-				die("send");
-			if (readall(fd, buf, size) <= 0) {
-				if (proto == P_UDP)
-					continue;	/* lost: not a sample */
-				die("recv");
-			}
-			v[n++] = now_us(CLOCK_MONOTONIC) - t0;
-		}
-		measured = measure_end();
-		if (proto == P_UDP)
-			send(fd, "q", 1, 0);
-	} else {	/* rpc */
-		unsigned long long start = now_us(CLOCK_MONOTONIC);
-
-		while (n < count && now_us(CLOCK_MONOTONIC) - start < duration_ms * 1000) {
-			t0 = now_us(CLOCK_MONOTONIC);
-			if (writeall(fd, buf, size))
-				die("send");
-			if (readall(fd, buf, 1) != 1)
-				die("recv");
-			v[n++] = now_us(CLOCK_MONOTONIC) - t0;
-		}
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	}
+	measure_start();
+	for (i = 0; i < count; i++) {
+		t0 = now_us(CLOCK_MONOTONIC);
+		if (writeall(fd, buf, size))
+			die("send");
+		if (readall(fd, buf, size) <= 0) {
+			if (proto == P_UDP)
+				continue;	/* lost: not a sample */
+			die("recv");
+		}
+		v[n++] = now_us(CLOCK_MONOTONIC) - t0;
+	}
+	measured = measure_end();
+	if (proto == P_UDP)
+		send(fd, "q", 1, 0);
 	shutdown(fd, SHUT_WR);
 	report_samples(v, n, measured);
 	return 0;
@@ -596,7 +774,7 @@ int main(int argc, char **argv)
 	const char *caddr = NULL, *baddr = NULL;
 	int listen_mode = 0, port = 0, opt;
 
-	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:W:")) != -1) {
+	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:W:P:")) != -1) {
 		switch (opt) {
 		case 'T':
 			proto = !strcmp(optarg, "mrc") ? P_MRC :
@@ -649,17 +827,30 @@ int main(int argc, char **argv)
 		case 'W':
 			perf_ctl = optarg;
 			break;
+		case 'P':
+			barrier_file = optarg;
+			break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of mrcpp.c\n");
 			return 2;
 		}
 	}
+	if (!strcmp(mode, "barrier")) {
+		if (!barrier_file || !conns) {
+			fprintf(stderr, "mrcpp: -M barrier needs -P FILE and -k N\n");
+			return 2;
+		}
+		return barrier_create(barrier_file, conns);
+	}
 	if ((!listen_mode && !caddr) || !port || !size) {
 		fprintf(stderr, "mrcpp: need -l or -c ADDR, and -p PORT\n");
 		return 2;
 	}
-	if (!strcmp(mode, "rpc"))
-		count = 1000000;
+	if (strcmp(mode, "stream") && strcmp(mode, "pp") && strcmp(mode, "rounds") &&
+	    strcmp(mode, "hold")) {
+		fprintf(stderr, "mrcpp: unknown mode %s\n", mode);
+		return 2;
+	}
 	if (proto == P_MRC) {
 		FILE *f = fopen(MRC_FAMILY_SYSFS, "r");
 

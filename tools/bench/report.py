@@ -3,7 +3,7 @@
 """tools/bench/report.py - turn the raw numbers of tools/bench/guest.sh into
 results/bench/bench.md (the table), bench.json (every raw number and every
 derived one) and PNG plots (goodput over time across each failure, CDF of
-P3 completion times).  Runs on the host (Debian's python3-matplotlib)."""
+P3 round times).  Runs on the host (Debian's python3-matplotlib)."""
 
 import argparse
 import datetime
@@ -192,35 +192,100 @@ for kind in ("blackhole", "linkdown"):
         fmt(rcv["mptcp"], 0), fmt(rcv["tcp"], 0), "", "", "(reported)", "info",
         "runs never recovered: %s" % unrec if any(unrec.values()) else "")
 
-# ---- P3 ECMP collisions ---------------------------------------------------------
-p3 = {}
-for peer in PEERS3:
-    pooled, runs = [], {}
+# ---- P3 ECMP collisions: synchronous rounds -------------------------------------
+# tools/bench/guest.sh p3: per peer and run, one file per flow (client),
+# p3-PEER-RUN-FLOW.ct: "round start_us end_us connect_us" per round
+# (CLOCK_MONOTONIC of the one VM; end 0: the round failed for that flow).
+# Round time: from the first flow's start (the barrier's release, with the
+# connections open) to the last flow's reply; ideal: the bytes of one flow
+# at the host link's rate.
+def p3_runs(peer):
+    """{run: {round: [(start_us, end_us)]}} of one peer."""
+    runs = {}
     for f in sorted(glob.glob(os.path.join(a.raw, "p3-%s-*.ct" % peer))):
         run = int(os.path.basename(f).split("-")[2])
         with open(f) as fh:
-            v = [int(x) / 1000 for x in fh if x.strip()]
-        pooled += v
-        runs.setdefault(run, []).extend(v)
-    per_run = {}
-    for run, v in runs.items():
-        v.sort()
-        per_run[run] = (v[len(v) // 2], v[min(len(v) - 1, len(v) * 99 // 100)]) if v else None
+            for line in fh:
+                x = line.split()
+                if len(x) >= 3:
+                    runs.setdefault(run, {}).setdefault(int(x[0]), []).append(
+                        (int(x[1]), int(x[2])))
+    return runs
+
+
+def pct(v, q):
+    """The q-th percentile of the sorted list v, as elsewhere (index n*q//100)."""
+    return v[min(len(v) - 1, len(v) * q // 100)] if v else None
+
+
+p3m = sel("p3")
+P3BYTES = p3m[0].get("round_bytes", 262144) if p3m else 262144
+P3RATE = float(p3m[0].get("host_mbit", 5)) if p3m else 5.0
+ideal_ms = P3BYTES * 8 / (P3RATE * 1e6) * 1000
+p3 = {}
+for peer in PEERS3:
+    per_run, pooled, failed, nrounds = {}, [], 0, 0
+    for run, rounds in p3_runs(peer).items():
+        t = []
+        for rnd, flows in sorted(rounds.items()):
+            nrounds += 1
+            # a flow that failed the round (end 0), or whose client died
+            if any(e == 0 for _, e in flows) or len(flows) < int(meta.get("pairs") or 0):
+                failed += 1
+                continue
+            t.append((max(e for _, e in flows) - min(s0 for s0, _ in flows)) / 1000 / ideal_ms)
+        pooled += t
+        t.sort()
+        per_run[run] = {"round_over_ideal": t, "p50": pct(t, 50), "p99": pct(t, 99)}
     pooled.sort()
-    p3[peer] = {"n": len(pooled), "pooled": pooled, "per_run_p50_p99_ms": per_run}
-derived["p3"] = {k: {"n": v["n"], "per_run_p50_p99_ms": v["per_run_p50_p99_ms"]} for k, v in p3.items()}
-if any(p3[p]["n"] for p in PEERS3):
-    def q(peer, i):
-        return mm([x[i] for x in p3[peer]["per_run_p50_p99_ms"].values() if x])
-    p50 = {p: q(p, 0) for p in PEERS3}
-    p99 = {p: q(p, 1) for p in PEERS3}
+    p3[peer] = {"per_run": per_run, "pooled": pooled, "rounds": nrounds, "failed": failed,
+                "pooled_p50": pct(pooled, 50), "pooled_p99": pct(pooled, 99)}
+derived["p3"] = dict(p3, ideal_ms=ideal_ms, round_bytes=P3BYTES, host_mbit=P3RATE)
+if any(p3[p]["rounds"] for p in PEERS3):
+    def q(peer, k):
+        return mm([x[k] for x in p3[peer]["per_run"].values() if x[k] is not None])
+    p50 = {p: q(p, "p50") for p in PEERS3}
+    p99 = {p: q(p, "p99") for p in PEERS3}
     ratio = p99["tcp"][1] / p99["mrc"][1] if p99["tcp"] and p99["mrc"] else None
-    pairs = meta.get("pairs")
-    row("P3 ECMP collisions (%s pairs, 2 spines): p50 completion, ms" % pairs, fmt(p50["mrc"], 1),
-        fmt(p50["mptcp"], 1), fmt(p50["tcp"], 1), "64 KiB messages", "", "", "info")
-    row("P3 ECMP collisions (%s pairs, 2 spines): p99 completion, ms" % pairs, fmt(p99["mrc"], 1),
-        fmt(p99["mptcp"], 1), fmt(p99["tcp"], 1), "", fmt(ratio, 2) + " (TCP/mrc)",
-        "TCP/mrc >= 2", verdict(ratio is not None and ratio >= 2 if ratio else None))
+    ratio_mp = p99["mptcp"][1] / p99["mrc"][1] if p99["mptcp"] and p99["mrc"] else None
+    nruns = max(len(p3[p]["per_run"]) for p in PEERS3)
+    per = max(p3[p]["rounds"] for p in PEERS3) // max(nruns, 1)
+    failed = {p: p3[p]["failed"] for p in PEERS3}
+    bad = any(failed.values())
+    what = "P3 rounds (%s pairs, 2 spines)" % meta.get("pairs")
+    note = ("%d rounds per run%s, each flow %g KiB on a new connection; round time = the "
+            "slowest flow's reply from the first flow's start (at a barrier, with every "
+            "connection already open: the handshake is out); ideal = %g KiB x 8 / %g Mbit/s = "
+            "%.0f ms (payload only: headers, the reply's one-way delay and queueing count "
+            "against the peer)%s" % (
+                per, " (QUICK; full: 20, and p99 of %d rounds is the slowest)" % per
+                if a.quick == "1" else "", P3BYTES / 1024, P3BYTES / 1024, P3RATE, ideal_ms,
+                "; failed rounds (left out): %s" % failed if bad else ""))
+    ok50 = p50["mrc"][1] <= 1.2 and not failed["mrc"] if p50["mrc"] else None
+    ok99 = p99["mrc"][1] <= 1.2 and not failed["mrc"] if p99["mrc"] else None
+    row(what + ": p50 round time / ideal", fmt(p50["mrc"]), fmt(p50["mptcp"]), fmt(p50["tcp"]),
+        "ideal %.0f ms" % ideal_ms, "", "mrc <= 1.2", verdict(ok50), note)
+    rtx = {}
+    for peer in ("mrc", "tcp"):
+        rs = [r for r in sel("p3", peer) if "retrans" in r and r.get("rounds")]
+        if rs:
+            rtx[peer] = sum(r["retrans"] for r in rs) / sum(r["rounds"] for r in rs)
+    derived["p3"]["retrans_per_flow_round"] = rtx
+    # mptcp_joins: one record per flow, each with the run's total
+    joins = {r["run"]: r["mptcp_joins"] for r in sel("p3", "mptcp") if "mptcp_joins" in r}
+    conns = sum(r.get("rounds", 0) for r in sel("p3", "mptcp") if r["run"] in joins)
+    jpc = sum(joins.values()) / conns if conns else None
+    derived["p3"]["mptcp_joins_per_connection"] = jpc
+    notes99 = []
+    if rtx:
+        notes99.append("packets retransmitted per flow and round: %s" % ", ".join(
+            "%s %.1f" % ("TCP" if k == "tcp" else k, v) for k, v in rtx.items()))
+    if jpc is not None:
+        notes99.append("MPTCP subflows joined per connection: %.1f (of 3 possible)" % jpc)
+    row(what + ": p99 round time / ideal", fmt(p99["mrc"]), fmt(p99["mptcp"]), fmt(p99["tcp"]),
+        "", "", "mrc <= 1.2", verdict(ok99), "; ".join(notes99))
+    row(what + ": p99 round time, TCP / mrc", "", "", "", "MPTCP/mrc " + fmt(ratio_mp),
+        fmt(ratio) + " (TCP/mrc)", ">= 1.5", verdict(ratio >= 1.5 if ratio else None))
 
 # ---- P4 loss ------------------------------------------------------------------
 p4 = {}
@@ -323,7 +388,8 @@ for m, label in (("p1", "P1"), ("p4", "P4")):
     cpu_row("%s CPU s per GB delivered (whole VM)" % label, cost[m], PEERS3)
 cost["p2"] = per_gb(["p2-blackhole", "p2-linkdown"], PEERS3)
 cpu_row("P2 CPU s per GB delivered, both failures (whole VM)", cost["p2"], PEERS3)
-# P3: one CPU reading per run and peer; bytes = the run's messages x 64 KiB
+# P3: one CPU reading per run and peer (all rounds, handshakes included);
+# bytes = what the flows' completed rounds sent
 cost["p3"] = {}
 for peer in PEERS3:
     runs = {}
@@ -331,10 +397,10 @@ for peer in PEERS3:
         k = runs.setdefault(r["run"], {"cpu": None, "bytes": 0})
         if "run_cpu_jiffies" in r:
             k["cpu"] = r["run_cpu_jiffies"] / r.get("hz", 100)
-        k["bytes"] += r.get("n", 0) * 65536
+        k["bytes"] += r.get("bytes", 0)
     cost["p3"][peer] = [k["cpu"] / (k["bytes"] / 1e9) for k in runs.values()
                         if k["cpu"] is not None and k["bytes"]]
-cpu_row("P3 CPU s per GB of requests (whole VM)", cost["p3"], PEERS3)
+cpu_row("P3 CPU s per GB of rounds (whole VM, handshakes included)", cost["p3"], PEERS3)
 cost["p6"] = {p: [cpu_s(r) * 1e6 / r["n"] for r in sel("p6", p)
                   if r.get("n") and cpu_s(r) is not None] for p in ("mrc", "tcp", "udp")}
 v = {p: mm(cost["p6"][p]) for p in cost["p6"]}
@@ -541,16 +607,18 @@ for kind in ("blackhole", "linkdown"):
     fig.savefig(os.path.join(a.out, "p2-%s.png" % kind), dpi=90)
     plt.close(fig)
 
-if any(p3[p]["n"] for p in PEERS3):
+if any(p3[p]["pooled"] for p in PEERS3):
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for peer in PEERS3:
         v = p3[peer]["pooled"]
         if v:
-            ax.plot(v, [(i + 1) / len(v) for i in range(len(v))], label="%s (n=%d)" % (peer, len(v)))
-    ax.set_xscale("log")
-    ax.set_xlabel("completion time of a 64 KiB message, ms")
+            ax.step(v, [(i + 1) / len(v) for i in range(len(v))], where="post",
+                    label="%s (%d rounds)" % (peer, len(v)))
+    ax.axvline(1.2, color="grey", ls="--", label="goal for mrc: 1.2")
+    ax.set_xlabel("round time / ideal (%.0f ms: %g KiB per flow at %g Mbit/s)" % (
+        ideal_ms, P3BYTES / 1024, P3RATE))
     ax.set_ylabel("CDF")
-    ax.set_title("P3 permutation traffic, %s pairs, 2 spines" % meta.get("pairs"))
+    ax.set_title("P3 rounds of permutation traffic, %s pairs, 2 spines" % meta.get("pairs"))
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()
