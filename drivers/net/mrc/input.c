@@ -45,7 +45,8 @@
  * so the sender learns which path delivered what, and carries the CE
  * count and our credit.
  *
- * Context: every function here runs under the connection lock.
+ * Context: every function here runs under the connection lock, but the
+ * reader's: mrc_input_take_msg() and mrc_input_release() (lock_sock).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -83,8 +84,6 @@ void mrc_input_init(struct mrc_sock *ms)
 	ms->peer_closed = false;
 }
 
-static void mrc_input_fold_work(struct work_struct *work);
-
 /**
  * mrc_input_sock_init() - the reader's side of a new socket
  * @ms: the socket
@@ -94,7 +93,6 @@ void mrc_input_sock_init(struct mrc_sock *ms)
 	INIT_LIST_HEAD(&ms->rx_ready);
 	spin_lock_init(&ms->rx_ready_lock);
 	atomic_set(&ms->rx_freed, 0);
-	INIT_WORK(&ms->rx_fold_work, mrc_input_fold_work);
 }
 
 /**
@@ -269,7 +267,7 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	u64 bits[MRC_SACK_WORDS];
 	u32 cum, base, i, rwnd;
 	int path = -1;
-	s32 delay;
+	u32 delay;
 	u8 plane = ms->ack_trig_plane;
 	u16 ev;
 
@@ -304,8 +302,8 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	mrc_input_advertise(ms, rwnd);
 	mrc_input_commit(ms);
 	a->rwnd_psn = cpu_to_be32(ms->rwnd_adv);
-	delay = mrc_now_us() - ms->ack_trig_at;
-	a->ack_delay_us = cpu_to_be32(max(delay, 0));
+	delay = mrc_now_us() - ms->ack_trig_at;	/* u32 time wraps */
+	a->ack_delay_us = cpu_to_be32(delay);
 
 	/* Back on the plane the trigger came in on (if proven), with its EV. */
 	ev = ms->ack_trig.ev;
@@ -782,8 +780,9 @@ static void mrc_input_unshare(const struct mrc_rx_msg *m, struct sk_buff *skb)
 static void mrc_input_deliver(struct mrc_sock *ms)
 {
 	struct rb_node *n = rb_first(&ms->rx_msgs);
-	LIST_HEAD(done);
 
+	/* list_add_tail() publishes with WRITE_ONCE(): the reader peeks. */
+	spin_lock(&ms->rx_ready_lock);
 	while (n) {
 		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
 
@@ -793,13 +792,11 @@ static void mrc_input_deliver(struct mrc_sock *ms)
 		rb_erase(&m->node, &ms->rx_msgs);
 		if (ms->rx_last == m)
 			ms->rx_last = NULL;
-		list_add_tail(&m->ready, &done);
+		list_add_tail(&m->ready, &ms->rx_ready);
 		ms->rcv_msg_id++;
 		ms->stats.rx_msgs++;
 		ms->stats.rx_bytes += m->len;
 	}
-	spin_lock(&ms->rx_ready_lock);
-	list_splice_tail(&done, &ms->rx_ready);
 	spin_unlock(&ms->rx_ready_lock);
 	ms->sk.sk_data_ready(&ms->sk);
 }
@@ -1312,6 +1309,7 @@ struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek)
 {
 	struct mrc_rx_msg *m;
 
+	sock_owned_by_me(&ms->sk);
 	spin_lock_bh(&ms->rx_ready_lock);
 	m = list_first_entry_or_null(&ms->rx_ready, struct mrc_rx_msg, ready);
 	if (m && !peek)
@@ -1351,23 +1349,21 @@ static void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
  * may follow need the conn lock: taken here if it is free, else left in
  * @rx_freed to whoever holds it, who folds it before or after dropping it
  * (mrc_conn_unlock(), mrc_conn_spin_unlock()).  The reader never spins on
- * a lock that packet receive holds for a whole burst.
+ * a lock that packet receive holds for a whole burst.  Cost per message
+ * read: rx_ready_lock once (mrc_input_take_msg()), an atomic_sub(), an
+ * atomic_add(), a barrier and a trylock.
  */
 void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,
 		       bool delivered)
 {
 	u32 charged = m->charged;
-	struct sk_buff_head xq;
 
+	sock_owned_by_me(&ms->sk);
 	mrc_input_free_msg(m, delivered);
 	atomic_sub(charged, &ms->sk.sk_rmem_alloc);
 	atomic_add(charged, &ms->rx_freed);
 	smp_mb__after_atomic();	/* pairs with mrc_conn_spin_unlock() */
-	if (!spin_trylock_bh(&ms->lock))
-		return;
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	mrc_conn_unlock(ms, &xq);	/* folds */
+	mrc_input_fold_pending(ms);
 }
 
 /**
@@ -1377,9 +1373,10 @@ void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,
  */
 void mrc_input_fold(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
-	int freed = atomic_xchg(&ms->rx_freed, 0);
+	int freed;
 
 	lockdep_assert_held(&ms->lock);
+	freed = atomic_xchg(&ms->rx_freed, 0);
 	if (!freed)
 		return;
 	sk_mem_uncharge(&ms->sk, freed);
@@ -1387,28 +1384,28 @@ void mrc_input_fold(struct mrc_sock *ms, struct sk_buff_head *xq)
 	mrc_input_window_update(ms, xq);
 }
 
-static void mrc_input_fold_work(struct work_struct *work)
+/**
+ * mrc_input_fold_pending() - fold @rx_freed if the conn lock is free
+ * @ms: the connection (a reference held; not the conn lock)
+ *
+ * After a release of the lock that saw @rx_freed, and after the reader's
+ * own add.  A failed trylock leaves it to the holder, who looks after its
+ * unlock.  Any context: the lock is a BH lock, and packets are sent as
+ * mrc_conn_unlock() sends them.
+ */
+void mrc_input_fold_pending(struct mrc_sock *ms)
 {
-	struct mrc_sock *ms = container_of(work, struct mrc_sock, rx_fold_work);
 	struct sk_buff_head xq;
 
-	mrc_conn_lock(ms, &xq);
-	mrc_conn_unlock(ms, &xq);	/* folds */
-	sock_put(&ms->sk);
-}
-
-/**
- * mrc_input_fold_later() - the reader freed memory while the lock was held
- * @ms: the connection (a reference held by the caller)
- *
- * Rare: the reader's add landed between the holder's last look at
- * @rx_freed and its unlock.  A work item folds it.
- */
-void mrc_input_fold_later(struct mrc_sock *ms)
-{
-	sock_hold(&ms->sk);
-	if (!queue_work(system_wq, &ms->rx_fold_work))
-		sock_put(&ms->sk);
+	while (atomic_read(&ms->rx_freed) && spin_trylock_bh(&ms->lock)) {
+		__skb_queue_head_init(&xq);
+		rcu_read_lock();
+		mrc_input_fold(ms, &xq);
+		spin_unlock_bh(&ms->lock);
+		smp_mb();	/* as mrc_conn_spin_unlock() */
+		mrc_xmit_list(sock_net(&ms->sk), &xq);
+		rcu_read_unlock();
+	}
 }
 
 /**

@@ -1192,9 +1192,7 @@ static int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_BAD_ATTR(info->extack, tb[MRC_A_PATH_CONN_ID]);
 		return -ENOENT;
 	}
-	__skb_queue_head_init(&xq);
-	rcu_read_lock();
-	spin_lock_bh(&ms->lock);
+	mrc_conn_lock(ms, &xq);
 	if (!ms->npaths) {
 		err = -ENOTCONN;
 		NL_SET_ERR_MSG(info->extack, "the connection has no paths (not established)");
@@ -1209,9 +1207,7 @@ static int mrc_nl_path_set_doit(struct sk_buff *skb, struct genl_info *info)
 			mrc_output_push(ms, &xq);
 		}
 	}
-	mrc_conn_spin_unlock(ms);
-	mrc_xmit_list(sock_net(&ms->sk), &xq);
-	rcu_read_unlock();
+	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
 	return err;
 }

@@ -269,10 +269,8 @@ struct mrc_conn_stats {
  *	finishing); conn lock
  *
  * @rxw: receiver window
- * @rx_msgs: messages being received or waiting for recvmsg, by id
- *	(struct mrc_rx_msg); conn lock.  While the socket is open, a
- *	complete message at @rcv_msg_id is only ever freed by recvmsg or
- *	close(), so a reader may copy it with lock_sock alone (MSG_PEEK)
+ * @rx_msgs: messages being received (incomplete, or complete ahead of
+ *	@rcv_msg_id), by id (struct mrc_rx_msg); conn lock
  * @rx_last: the message the last segment went to (a lookup cache)
  * @rx_ready: complete messages, in order, for recvmsg (struct
  *	mrc_rx_msg, @ready), still charged: appended under the conn lock
@@ -283,9 +281,6 @@ struct mrc_conn_stats {
  * @rx_freed: bytes of messages the reader freed (already off
  *	sk_rmem_alloc) whose uncharge (sk_forward_alloc, the device's
  *	commitment) and window update wait for the conn lock (atomic)
- * @rx_fold_work: folds @rx_freed when the reader could not take the
- *	conn lock (mrc_input_release()); holds a socket reference while
- *	queued
  * @rx_eof: everything the peer sent arrived, its CLOSE last
  *	(mrc_peer_done()); conn lock to write, READ_ONCE() by a waiting
  *	reader
@@ -401,7 +396,6 @@ struct mrc_sock {
 	struct list_head rx_ready;
 	spinlock_t rx_ready_lock; /* see above */
 	atomic_t rx_freed;
-	struct work_struct rx_fold_work;
 	bool rx_eof;
 	u32 rcv_msg_id;
 	bool peer_closed;
@@ -445,7 +439,8 @@ static inline struct mrc_sock *mrc_sk(const struct sock *sk)
 }
 
 /**
- * struct mrc_rx_msg - a message being received (conn lock)
+ * struct mrc_rx_msg - a message being received (conn lock), then complete
+ *	on @rx_ready (rx_ready_lock; the reader's once taken)
  * @node: entry in the connection's @rx_msgs, ordered by @id, until complete
  *	and next in order
  * @ready: then entry in the connection's @rx_ready
@@ -646,7 +641,7 @@ struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek);
 void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,
 		       bool delivered);
 void mrc_input_fold(struct mrc_sock *ms, struct sk_buff_head *xq);
-void mrc_input_fold_later(struct mrc_sock *ms);
+void mrc_input_fold_pending(struct mrc_sock *ms);
 void mrc_input_purge(struct mrc_sock *ms, bool all);
 void mrc_input_init(struct mrc_sock *ms);
 void mrc_input_window_update(struct mrc_sock *ms, struct sk_buff_head *xq);
@@ -723,7 +718,8 @@ static inline void mrc_conn_lock(struct mrc_sock *ms, struct sk_buff_head *xq)
  * The reader may have freed memory while we held the lock and left its
  * uncharge to us (mrc_input_release()): the barrier orders our unlock
  * before reading @rx_freed, as the reader's add is ordered before its
- * trylock, so one of us sees the other.
+ * trylock, so one of us sees the other.  Cost per unlock: a full barrier
+ * and an atomic_read().
  */
 static inline void mrc_conn_spin_unlock(struct mrc_sock *ms)
 	__releases(&ms->lock)
@@ -731,7 +727,7 @@ static inline void mrc_conn_spin_unlock(struct mrc_sock *ms)
 	spin_unlock_bh(&ms->lock);
 	smp_mb();	/* pairs with mrc_input_release() */
 	if (unlikely(atomic_read(&ms->rx_freed)))
-		mrc_input_fold_later(ms);
+		mrc_input_fold_pending(ms);
 }
 
 /**

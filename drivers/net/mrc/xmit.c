@@ -66,31 +66,44 @@ static_assert(sizeof(struct mrc_skb_cb) <= sizeof_field(struct sk_buff, cb));
 
 /*
  * Headroom of the skbs mrc builds: an IPv6 and a UDP header, and the
- * link-layer room (LL_RESERVED_SPACE()) of the largest rail attached
- * since the module was loaded, at least an Ethernet header's.  It only
- * grows: a skb built before a rail with a larger link header came costs
- * that rail's transmit a reallocation of its head, nothing worse.
- * LL_MAX_HEADER instead (the worst case of every link type, 128 bytes
- * on Debian's kernel) made the head of every queued segment a 1 KiB
- * allocation, zeroed under init_on_alloc, where 512 bytes do.
+ * link-layer room (LL_RESERVED_SPACE()) of the largest rail seen since
+ * the module was loaded, at least an Ethernet header's.  It only grows,
+ * when a rail is attached and when a transmission finds its rail's
+ * device needing more than the skb has (a tunnel or a bond may raise its
+ * needed_headroom later): the skbs built before pay a reallocation of
+ * their head in the stack, nothing worse.  LL_MAX_HEADER instead (the
+ * worst case of every link type, 128 bytes on Debian's kernel) made the
+ * head of every queued segment a 1 KiB allocation, zeroed under
+ * init_on_alloc, where 512 bytes do.
  */
-#define MRC_XMIT_HEADROOM_MIN	(16 + sizeof(struct ipv6hdr) + sizeof(struct udphdr))
+#define MRC_XMIT_HEADROOM_MIN	(HH_DATA_ALIGN(ETH_HLEN) + sizeof(struct ipv6hdr) + \
+				 sizeof(struct udphdr))
 static unsigned int mrc_xmit_hr __read_mostly = MRC_XMIT_HEADROOM_MIN;
 
-/**
- * mrc_xmit_headroom_note() - a rail on @lower was attached
- * @lower: its device
- *
- * Context: RTNL.
- */
-void mrc_xmit_headroom_note(const struct net_device *lower)
+/* What a packet on @dev needs in front of its mrc headers. */
+static unsigned int mrc_xmit_need(const struct net_device *dev)
 {
-	unsigned int hr = LL_RESERVED_SPACE(lower) + sizeof(struct ipv6hdr) +
-			  sizeof(struct udphdr);
+	return min_t(unsigned int, LL_RESERVED_SPACE(dev) + sizeof(struct ipv6hdr) +
+			sizeof(struct udphdr), MRC_XMIT_HEADROOM);
+}
 
-	ASSERT_RTNL();	/* one RTNL for every netns: the only writer */
-	if (hr > mrc_xmit_hr)
-		WRITE_ONCE(mrc_xmit_hr, min_t(unsigned int, hr, MRC_XMIT_HEADROOM));
+/**
+ * mrc_xmit_headroom_note() - raise the headroom to what @dev needs
+ * @dev: a rail's device
+ *
+ * Context: any (a lockless monotonic maximum).
+ */
+void mrc_xmit_headroom_note(const struct net_device *dev)
+{
+	unsigned int hr = mrc_xmit_need(dev), old = READ_ONCE(mrc_xmit_hr);
+
+	while (hr > old) {
+		unsigned int seen = cmpxchg(&mrc_xmit_hr, old, hr);
+
+		if (seen == old)
+			break;
+		old = seen;
+	}
 }
 
 /**
@@ -357,6 +370,9 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 		skb->csum_offset = offsetof(struct udphdr, check);
 	}
 
+	/* One compare per packet: the rail's device may need more now. */
+	if (unlikely(skb_headroom(skb) < mrc_xmit_need(rail->dev)))
+		mrc_xmit_headroom_note(rail->dev);
 	if (ipv6_addr_v4mapped(&cb.daddr))
 		err = mrc_xmit4(net, rail, up->sock4->sk, cache, &cb, skb, sport);
 #if IS_ENABLED(CONFIG_IPV6)

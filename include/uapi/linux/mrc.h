@@ -90,7 +90,7 @@ struct sockaddr_mrc {
  * @tx_pkts: packets sent (DATA and CLOSE, retransmissions included)
  * @retrans: retransmissions
  * @rto: retransmission timeouts
- * @rx_msgs: messages received
+ * @rx_msgs: messages received complete, in order (read or not)
  * @rx_bytes: their bytes
  * @rx_pkts: packets received (DATA and CLOSE)
  * @rx_dups: duplicate packets received
