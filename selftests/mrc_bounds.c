@@ -343,6 +343,74 @@ TEST_F_TIMEOUT(bounds, credit, 60)
 	close(s);
 }
 
+/*
+ * The reader reopens a closed credit by itself: the peer (userspace, it
+ * never probes) sends one-segment messages until the credit stops
+ * growing, the application has read nothing; then it reads them all.
+ * The only thing that can make the server send again is the window
+ * update of the memory the reader freed (mrc_input_release(), folded
+ * under the conn lock by the reader or by whoever held it): an ACK with
+ * a larger credit, within a second.  The messages arrive intact.
+ */
+TEST_F_TIMEOUT(bounds, window_update, 150)
+{
+	unsigned char pay[1400], buf[1401];
+	long long t0, t_read, t_done, t_ack;
+	u32 stalled, sent = 0, got = 0;
+	struct mrc_info info;
+	struct peer_conn *c;
+	struct peer_rx rx;
+	int s, r;
+
+	/* Full segments: a third of the packets 512-byte ones would take. */
+	s = open_conn(_metadata, self, &c, sizeof(pay));
+	ASSERT_GE(s, 0);
+	ASSERT_EQ(sizeof(pay), c->srv_payload);
+	t0 = now_ms();
+	for (;;) {
+		while (mrc_psn_before(c->next_psn, c->credit)) {
+			fill_msg(pay, sizeof(pay), 3000 + c->next_msg);
+			ASSERT_EQ(0, peer_data(c, 0, c->next_psn, c->next_msg, sizeof(pay), 0,
+					       pay, sizeof(pay), MRC_F_DATA_ACK_NOW));
+			c->next_psn++;
+			c->next_msg++;
+			sent++;
+			while (peer_recv(&self->peer, 0, &rx) > 0)
+				;
+		}
+		/* Closed: does an ACK still in flight open it? */
+		peer_drain(&self->peer, 200, 200);
+		if (!mrc_psn_before(c->next_psn, c->credit))
+			break;
+		ASSERT_LT(now_ms() - t0, 60000) TH_LOG("the credit never closed");
+	}
+	stalled = c->credit;
+	ASSERT_EQ(0, get_info(s, &info));
+	TH_LOG("credit closed after %u messages of %zu bytes: rmem_alloc %u of %u",
+	       sent, sizeof(pay), info.rmem_alloc, info.rmem_limit);
+	ASSERT_GT(sent, 64) TH_LOG("the credit grew past the handshake's");
+
+	t_read = now_ms();
+	while ((r = do_recv(s, buf, sizeof(buf), MSG_DONTWAIT, NULL)) > 0) {
+		EXPECT_EQ((int)sizeof(pay), r);
+		EXPECT_EQ(-1, check_msg(buf, sizeof(pay), 3000 + got)) TH_LOG("message %u", got);
+		got++;
+	}
+	t_done = now_ms();
+	EXPECT_EQ(sent, got);
+	ASSERT_EQ(1, peer_wait(&self->peer, c, MRC_PKT_ACK, 1000, &rx))
+		TH_LOG("no window update after the reader freed everything");
+	t_ack = now_ms();
+	EXPECT_TRUE(mrc_psn_after(c->credit, stalled))
+		TH_LOG("credit isn + %u, stalled at isn + %u", c->credit - c->isn,
+		       stalled - c->isn);
+	ASSERT_EQ(0, get_info(s, &info));
+	EXPECT_EQ(0, info.rmem_alloc);
+	TH_LOG("read %u messages in %lld ms; first window update (credit +%u) %lld ms later",
+	       got, t_done - t_read, c->credit - stalled, t_ack - t_done);
+	close(s);
+}
+
 /* ---- the segment grid ------------------------------------------------------ */
 
 /*
