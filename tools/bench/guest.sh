@@ -4,7 +4,7 @@
 # tools/bench/guest.sh - runs inside the VM (tools/bench/run.sh): every
 # metric of make bench, every peer, in one boot.  Raw numbers go to
 # $MRC_RESULTS/raw/raw.jsonl (one JSON object per measurement) plus
-# per-run files (receiver timelines *.tl, completion times *.ct); the host
+# per-run files (receiver timelines *.tl, P3 round lines *.ct); the host
 # turns them into the report (tools/bench/report.py).
 #
 # Environment: BENCH_QUICK=1 (fewer, shorter runs), BENCH_ONLY="p1 p2 ..."
@@ -390,6 +390,11 @@ rxe() {
 # with the slowest flow's one-byte reply.
 R3=${BENCH_P3_RATE:-5}
 P3BYTES=${BENCH_P3_BYTES:-262144}
+# Bound of a round (mrcpp -R, ms): 20 x the ideal P3BYTES * 8 / R3, at least
+# 5 s.  A round that takes longer fails; a client waits at the barrier at
+# most 2 x that + 5 s, then the run's remaining rounds fail.
+P3LIM=$((P3BYTES * 8 / R3 / 1000 * 20))
+[ $P3LIM -ge 5000 ] || P3LIM=5000
 clos_up() {
 	local i s side l n=$PAIRS nsp=2 nh v
 	local -a nss=()
@@ -465,15 +470,21 @@ EOF
 }
 
 # p3_rounds CT...: "round time / ideal" of each round of the clients'
-# per-round files (mrcpp -M rounds -o): the last reply from the first start.
+# per-round files (mrcpp -M rounds -o): the last reply from the first start;
+# "fail" if a flow failed the round or has no line for it (its client died).
 p3_rounds() {
-	awk -v ideal=$((P3BYTES * 8 / R3)) '
+	awk -v ideal=$((P3BYTES * 8 / R3)) -v n=$P3ROUNDS -v flows=$PAIRS '
+		{ cnt[$1]++ }
 		$3 == 0 { bad[$1] = 1; next }
 		!($1 in s) || $2 < s[$1] { s[$1] = $2 }
 		$3 > e[$1] { e[$1] = $3 }
 		END {
-			for (r = 0; (r in s) || (r in bad); r++)
-				printf "%s ", (r in bad) ? "fail" : sprintf("%.2f", (e[r] - s[r]) / ideal)
+			for (r = 0; r < n; r++) {
+				v = sprintf("%.2f", (e[r] - s[r]) / ideal)
+				if ((r in bad) || cnt[r] < flows)
+					v = "fail"
+				printf "%s ", v
+			}
 		}' "$@"
 }
 
@@ -491,7 +502,7 @@ p3_joins() {
 # One permutation per run (every permutation loads this fabric alike);
 # the hashes change every round with the connections.
 p3() {
-	local run peer i j perm srv=() cli=() sp0 sp1 c0 c1 j0 jn tmo=$((P3ROUNDS * 5 + 60))
+	local run peer i j perm srv=() cli=() st=() sp0 sp1 c0 c1 j0 jn tmo=$((P3ROUNDS * 5 + 60))
 	clos_up
 	for run in $(seq $RUNS); do
 		perm=($(shuf -i 0-$((PAIRS - 1))))
@@ -502,7 +513,7 @@ p3() {
 				j=${perm[i]}
 				rm -f "$tmp/r$i"
 				ip netns exec c-b$j "$PP" -T $peer -l -p $port -M rounds -s $P3BYTES \
-					-n $P3ROUNDS -t $tmo -r "$tmp/r$i" >/dev/null 2>&1 &
+					-n $P3ROUNDS -R $P3LIM -t $tmo -r "$tmp/r$i" >/dev/null 2>&1 &
 				srv+=($!)
 			done
 			for i in $(seq 0 $((PAIRS - 1))); do waitfile "$tmp/r$i"; done
@@ -514,11 +525,16 @@ p3() {
 			for i in $(seq 0 $((PAIRS - 1))); do
 				j=${perm[i]}
 				ip netns exec c-a$i "$PP" -T $peer -c 10.2.$j.1 -p $port -M rounds \
-					-s $P3BYTES -n $P3ROUNDS -P "$tmp/p3bar" -t $tmo \
+					-s $P3BYTES -n $P3ROUNDS -R $P3LIM -P "$tmp/p3bar" -t $tmo \
 					-o "$OUT/p3-$peer-$run-$i.ct" >"$tmp/p3c$i.out" 2>&1 &
 				cli+=($!)
 			done
-			wait "${cli[@]}"
+			# exit: 0 all rounds done, 1 some failed, 3 -t ran out
+			st=()
+			for i in $(seq 0 $((PAIRS - 1))); do
+				wait ${cli[i]}
+				st+=($?)
+			done
 			read -r c1 _ < <(cpu_busy)
 			sp0=$(($(ip netns exec c-s0 cat /sys/class/net/a/statistics/rx_bytes) - sp0))
 			sp1=$(($(ip netns exec c-s1 cat /sys/class/net/a/statistics/rx_bytes) - sp1))
@@ -527,8 +543,12 @@ p3() {
 			# the servers are done once every round was (a failed one may wait)
 			kill "${srv[@]}" 2>/dev/null
 			wait "${srv[@]}" 2>/dev/null
+			# the client's summary line, if it got that far (stderr is
+			# in the same file); p3_rounds/p3_flows: what was asked for
 			for i in $(seq 0 $((PAIRS - 1))); do
-				rec p3 $peer $run flow=$i dst=${perm[i]} $(tail -1 "$tmp/p3c$i.out") \
+				rec p3 $peer $run flow=$i dst=${perm[i]} exit=${st[i]} \
+					$(grep '^rounds=' "$tmp/p3c$i.out" | tail -1) \
+					p3_rounds=$P3ROUNDS p3_flows=$PAIRS round_limit_ms=$P3LIM \
 					pairs=$PAIRS host_mbit=$R3 round_bytes=$P3BYTES \
 					spine0_bytes=$sp0 spine1_bytes=$sp1 ${jn:+mptcp_joins=$jn} \
 					run_cpu_jiffies=$((c1 - c0)) hz=$(getconf CLK_TCK)
@@ -688,7 +708,8 @@ p7() {
 # ---- run ---------------------------------------------------------------------------
 
 rec meta all 0 quick=$QUICK runs=$RUNS secs=$SECS rate_mbit=$RATE delay_ms=$DELAY \
-	outage_ms=$OUTAGE pairs=$PAIRS p3_rate_mbit=$R3 kernel="$(uname -r)" \
+	outage_ms=$OUTAGE pairs=$PAIRS p3_rate_mbit=$R3 p3_rounds=$P3ROUNDS \
+	p3_bytes=$P3BYTES p3_round_limit_ms=$P3LIM only="$ONLY" kernel="$(uname -r)" \
 	nproc=$(nproc) start_ms=$(now_ms)
 tstart=$(now_ms)
 if want calib || want p1 || want p2 || want p4 || want rxe; then

@@ -25,17 +25,31 @@
  *           other clients (so all flows start together, handshakes done),
  *           sends -s SIZE bytes (messages or writes of at most 64 KiB),
  *           waits for the server's one-byte reply and closes.  -o FILE:
- *           one line per round, "round start_us end_us connect_us
- *           retrans" (CLOCK_MONOTONIC, one clock for every process of the
- *           machine; start at the barrier's release, end at the reply,
- *           both 0 if the round failed; retrans: packets retransmitted,
- *           mrc and TCP, else -1).  Prints rounds=N failed=N bytes=N,
- *           p50_us= p99_us= max_us= of end - start, and (mrc, TCP)
- *           retrans=N over all rounds.  The server accepts one connection
- *           per round, answers once it has SIZE bytes, closes at the
- *           client's EOF, and exits after -n ROUNDS connections.
- *   barrier create FILE (-P) holding a process-shared barrier for -k N
- *           processes (the clients of one set of rounds), and exit.
+ *           one line per round, written through at once, "round start_us
+ *           end_us connect_us retrans status" (CLOCK_MONOTONIC, one clock
+ *           for every process of the machine; start at the barrier's
+ *           release, end at the reply, both 0 if the round failed;
+ *           retrans: packets retransmitted, mrc and TCP, else -1; status
+ *           "ok" or what failed: connect, send, recv, with "-timeout" if
+ *           its time ran out, barrier-timeout, barrier-broken, aborted).
+ *           -R MS bounds each round (default 10000): the connect, and the
+ *           send and the reply together, each to MS (a signal interrupts
+ *           the blocking call, whatever the protocol); the round then
+ *           fails and the client goes on to the barrier.  A wait at the
+ *           barrier lasts at most 2 x MS + 5 s (the slowest client's
+ *           round and connect); when it runs out the barrier is broken
+ *           for every client of the set, and each records its remaining
+ *           rounds as failed (barrier-timeout, barrier-broken, then
+ *           aborted) and exits 1.  Prints rounds=N failed=N aborted=N
+ *           bytes=N, p50_us= p99_us= max_us= of end - start, and (mrc,
+ *           TCP) retrans=N over all rounds.  The server accepts one
+ *           connection per round, answers once it has SIZE bytes, closes
+ *           at the client's EOF (or after 3 x MS + 5 s without data), and
+ *           exits after -n ROUNDS connections.
+ *   barrier create FILE (-P) holding a process-shared barrier with a
+ *           deadline for -k N processes (the clients of one set of
+ *           rounds): made under a temporary name and renamed into place,
+ *           so a client never maps it uninitialised; and exit.
  *   hold    server: accept -k N connections and keep them, idle, until
  *           killed.  Client: open -k N connections (-r FILE once all are
  *           up), or with -F fill one connection: send until the kernel
@@ -84,7 +98,7 @@ enum proto { P_MRC, P_TCP, P_MPTCP, P_UDP };
 static enum proto proto = P_TCP;
 static const char *mode = "stream", *outfile, *ready_file, *bind_src, *barrier_file;
 static unsigned int size = 65536, conns = 1, fill;
-static unsigned long long count = 10000, duration_ms = 5000;
+static unsigned long long count = 10000, duration_ms = 5000, round_ms = 10000;
 static int mrc_family;
 static const char *perf_ctl;
 static int perf_ctl_fd = -1, perf_ack_fd = -1;
@@ -249,37 +263,66 @@ static void write_file(const char *f, unsigned long long rmem)
 }
 
 /*
- * -M barrier: a process-shared barrier for @n processes in a new file
- * @f (a new inode, so that no process of an earlier set still waits on
- * it).  The clients of -M rounds map it and wait on it once per round.
+ * -M barrier: a barrier for n processes in a file, with a deadline:
+ * a process-shared robust mutex and a condition variable on
+ * CLOCK_MONOTONIC.  A wait that runs out breaks the barrier: that wait
+ * and every later one fail at once, so no client waits forever for a
+ * dead or stuck one (and a barrier file serves one set of rounds).
+ */
+struct rbar {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int n;		/* processes */
+	unsigned int waiting;	/* arrived in this generation */
+	unsigned int gen;	/* releases so far */
+	unsigned int broken;
+};
+
+/*
+ * A new file @f (a new inode, so that no process of an earlier set still
+ * waits on it), initialised under a temporary name and renamed into
+ * place: a client that opens @f never sees it zero-filled.
  */
 static int barrier_create(const char *f, unsigned int n)
 {
-	pthread_barrierattr_t attr;
-	pthread_barrier_t *b;
+	pthread_mutexattr_t ma;
+	pthread_condattr_t ca;
+	struct rbar *b;
+	char tmp[4096];
 	int fd;
 
-	unlink(f);
-	fd = open(f, O_RDWR | O_CREAT | O_EXCL, 0600);
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", f, (int)getpid());
+	unlink(tmp);
+	fd = open(tmp, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0 || ftruncate(fd, sizeof(*b)))
-		die(f);
+		die(tmp);
 	b = mmap(NULL, sizeof(*b), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (b == MAP_FAILED)
 		die("mmap");
-	pthread_barrierattr_init(&attr);
-	pthread_barrierattr_setpshared(&attr, PTHREAD_PROCESS_SHARED);
-	errno = pthread_barrier_init(b, &attr, n);
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	/* a client killed while holding it must not block the others */
+	pthread_mutexattr_setrobust(&ma, PTHREAD_MUTEX_ROBUST);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setpshared(&ca, PTHREAD_PROCESS_SHARED);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	errno = pthread_mutex_init(&b->lock, &ma);
 	if (errno)
-		die("pthread_barrier_init");
-	pthread_barrierattr_destroy(&attr);
-	munmap(b, sizeof(*b));
-	close(fd);
+		die("pthread_mutex_init");
+	errno = pthread_cond_init(&b->cond, &ca);
+	if (errno)
+		die("pthread_cond_init");
+	pthread_mutexattr_destroy(&ma);
+	pthread_condattr_destroy(&ca);
+	b->n = n;
+	if (munmap(b, sizeof(*b)) || close(fd) || rename(tmp, f))
+		die(f);
 	return 0;
 }
 
-static pthread_barrier_t *barrier_open(const char *f)
+static struct rbar *barrier_open(const char *f)
 {
-	pthread_barrier_t *b;
+	struct rbar *b;
 	int fd = open(f, O_RDWR);
 
 	if (fd < 0)
@@ -289,6 +332,57 @@ static pthread_barrier_t *barrier_open(const char *f)
 		die("mmap");
 	close(fd);
 	return b;
+}
+
+/* After EOWNERDEAD: a client died holding the lock; the set is broken. */
+static void barrier_owner_died(struct rbar *b)
+{
+	b->broken = 1;
+	pthread_mutex_consistent(&b->lock);
+}
+
+/*
+ * Wait until all n processes arrived, at most @limit_us: NULL once
+ * released; "barrier-timeout" if this wait ran out (it breaks the
+ * barrier), "barrier-broken" if the barrier was broken (by another's
+ * wait, or by a client that died holding its lock).
+ */
+static const char *barrier_wait(struct rbar *b, unsigned long long limit_us)
+{
+	const char *st = NULL;
+	unsigned long long dl = now_us(CLOCK_MONOTONIC) + limit_us;
+	struct timespec ts = { .tv_sec = dl / 1000000, .tv_nsec = dl % 1000000 * 1000 };
+	unsigned int gen;
+	int e = pthread_mutex_lock(&b->lock);
+
+	if (e == EOWNERDEAD)
+		barrier_owner_died(b);
+	else if (e)
+		return "barrier-broken";
+	gen = b->gen;
+	if (b->broken) {
+		st = "barrier-broken";
+	} else if (++b->waiting == b->n) {
+		b->waiting = 0;
+		b->gen++;
+		pthread_cond_broadcast(&b->cond);
+	} else {
+		while (b->gen == gen && !b->broken) {
+			e = pthread_cond_timedwait(&b->cond, &b->lock, &ts);
+			if (e == EOWNERDEAD)
+				barrier_owner_died(b);
+			else if (e)
+				break;	/* ETIMEDOUT (or a bug): give up */
+		}
+		/* not released (if only just, it was): give up, for all */
+		if (b->gen == gen) {
+			st = b->broken ? "barrier-broken" : "barrier-timeout";
+			b->broken = 1;
+			pthread_cond_broadcast(&b->cond);
+		}
+	}
+	pthread_mutex_unlock(&b->lock);
+	return st;
 }
 
 static socklen_t mkaddr(const char *s, int port, struct sockaddr_storage *ss)
@@ -459,13 +553,20 @@ static void serve_pp(int c)
 			break;
 }
 
-/* -M rounds: one round's connection: SIZE bytes in, one byte out, EOF. */
+/*
+ * -M rounds: one round's connection: SIZE bytes in, one byte out, EOF.
+ * At most 3 x -R + 5 s without data (the client's barrier wait and its
+ * round) before giving up on the connection: the next round's waits.
+ */
 static void serve_round(int c)
 {
+	unsigned long long lim = 3 * round_ms * 1000ULL + 5000000;
+	struct timeval tv = { .tv_sec = lim / 1000000, .tv_usec = lim % 1000000 };
 	char *buf = malloc(65537);
 	unsigned long long got = 0;
 	ssize_t r = 1;
 
+	setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	while (got < size && (r = recv(c, buf, 65537, 0)) > 0)
 		got += r;
 	if (got >= size && !writeall(c, "k", 1))
@@ -589,89 +690,169 @@ static long long retrans(int fd)
 }
 
 /*
- * -M rounds: one round, on a new connection; 0, or -1 after a warning
- * (the round is then recorded as failed and the client goes on, so that
- * the other clients do not wait at the barrier for it).
+ * -M rounds: the deadline of the blocking call in progress.  From it on,
+ * SIGUSR1 (its handler without SA_RESTART) every 100 ms interrupts
+ * whatever connect(), send() or recv() blocks, for every protocol (a
+ * socket's SO_SNDTIMEO does not bound every protocol's connect()); the
+ * repeats catch a call entered just after a signal.
  */
-static int one_round(const char *addr, int port, pthread_barrier_t *b, char *buf,
-		     unsigned long long *t, long long *rtx)
+static timer_t round_timer;
+
+static void on_deadline(int sig)
 {
+	(void)sig;
+}
+
+static void watchdog_init(void)
+{
+	struct sigaction sa = { .sa_handler = on_deadline };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR1 };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL) || timer_create(CLOCK_MONOTONIC, &ev, &round_timer))
+		die("timer_create");
+}
+
+/* Arm for @deadline (CLOCK_MONOTONIC us), or disarm with 0. */
+static void watchdog(unsigned long long deadline)
+{
+	struct itimerspec it = { 0 };
+
+	if (deadline) {
+		it.it_value.tv_sec = deadline / 1000000;
+		it.it_value.tv_nsec = deadline % 1000000 * 1000;
+		it.it_interval.tv_nsec = 100000000;
+	}
+	/* a signal generated before the disarm is handled before this returns */
+	if (timer_settime(round_timer, TIMER_ABSTIME, &it, NULL))
+		die("timer_settime");
+}
+
+/*
+ * -M rounds: one round, on a new connection; "ok", or what failed, after
+ * a warning.  A failed round is recorded and the client goes on to the
+ * barrier, so that the others do not wait for it; only a broken barrier
+ * ("barrier-timeout", "barrier-broken") ends the client's rounds.
+ */
+static const char *one_round(const char *addr, int port, struct rbar *b, char *buf,
+			     unsigned long long *t, long long *rtx)
+{
+	static char status[32];
+	unsigned long long lim = round_ms * 1000ULL, sent = 0, n;
 	struct sockaddr_storage ss;
 	socklen_t len = mkaddr(addr, port, &ss);
-	unsigned long long sent = 0, n;
-	const char *what = "connect";
-	int fd = mksock(), err = 0, e;
+	const char *what = "connect", *bst;
+	int fd = mksock(), err = 0;
+	ssize_t r;
 
 	t[0] = now_us(CLOCK_MONOTONIC);
+	watchdog(t[0] + lim);
 	if (connect(fd, (struct sockaddr *)&ss, len))
-		err = errno;
+		err = errno == EINTR ? ETIMEDOUT : errno;
+	watchdog(0);
 	t[1] = now_us(CLOCK_MONOTONIC);
 	/* at the barrier even after a failure: the others wait for us */
-	e = pthread_barrier_wait(b);
-	if (e && e != PTHREAD_BARRIER_SERIAL_THREAD) {
-		errno = e;
-		die("pthread_barrier_wait");
-	}
+	bst = barrier_wait(b, 2 * lim + 5000000);
 	t[2] = now_us(CLOCK_MONOTONIC);
+	t[3] = t[2];
+	if (bst) {
+		fprintf(stderr, "mrcpp: round: %s: no more rounds\n", bst);
+		*rtx = retrans(fd);
+		close(fd);
+		return bst;
+	}
+	if (!err)
+		watchdog(t[2] + lim);
 	while (!err && sent < size) {
-		n = size - sent < 65536 ? size - sent : 65536;
 		what = "send";
-		if (writeall(fd, buf, n))
+		if (now_us(CLOCK_MONOTONIC) >= t[2] + lim) {
+			err = ETIMEDOUT;
+			break;
+		}
+		n = size - sent < 65536 ? size - sent : 65536;
+		r = send(fd, buf, n, MSG_NOSIGNAL);
+		if (r < 0 && errno != EINTR)
 			err = errno;
-		sent += n;
+		else if (r > 0)
+			sent += r;	/* mrc: a whole message; TCP: maybe part */
 	}
-	if (!err) {
+	while (!err) {
 		what = "recv";
-		e = readall(fd, buf, 1);
-		if (e != 1)
-			err = e ? errno : ECONNRESET;	/* EOF: no reply */
+		if (now_us(CLOCK_MONOTONIC) >= t[2] + lim) {
+			err = ETIMEDOUT;
+			break;
+		}
+		r = recv(fd, buf, 1, 0);
+		if (r == 1)
+			break;
+		if (!r)
+			err = ECONNRESET;	/* EOF: no reply */
+		else if (errno != EINTR)
+			err = errno;
 	}
+	watchdog(0);
 	t[3] = now_us(CLOCK_MONOTONIC);
-	if (err)
-		fprintf(stderr, "mrcpp: round: %s: %s\n", what, strerror(err));
 	*rtx = retrans(fd);
 	close(fd);
-	return err ? -1 : 0;
+	if (!err)
+		return "ok";
+	fprintf(stderr, "mrcpp: round: %s: %s\n", what, strerror(err));
+	snprintf(status, sizeof(status), "%s%s", what, err == ETIMEDOUT ? "-timeout" : "");
+	return status;
 }
 
 static int client_rounds(const char *addr, int port)
 {
-	unsigned long long *v = calloc(count + 1, sizeof(*v)), t[4], i, n = 0;
+	unsigned long long *v = calloc(count + 1, sizeof(*v)), t[4], i, n = 0, aborted = 0;
 	FILE *f = outfile ? fopen(outfile, "w") : NULL;
 	char *buf = calloc(1, 65536), rtxs[32] = "";
 	long long rtx, rtx_sum = 0;
-	pthread_barrier_t *b;
+	const char *st = "ok";
+	struct rbar *b;
 
 	if (!barrier_file) {
 		fprintf(stderr, "mrcpp: -M rounds needs -P FILE (made by -M barrier)\n");
 		return 2;
 	}
+	if (outfile && !f)
+		die(outfile);
 	b = barrier_open(barrier_file);
+	watchdog_init();
 	for (i = 0; i < count; i++) {
-		int err = one_round(addr, port, b, buf, t, &rtx);
-
+		if (!strncmp(st, "barrier", 7)) {
+			/* the barrier is broken: the rest are failed too */
+			aborted++;
+			if (f)
+				fprintf(f, "%llu 0 0 0 -1 aborted\n", i);
+			continue;
+		}
+		st = one_round(addr, port, b, buf, t, &rtx);
 		if (rtx >= 0 && rtx_sum >= 0)
 			rtx_sum += rtx;
 		else
 			rtx_sum = -1;
-		if (err) {
+		if (strcmp(st, "ok")) {
 			if (f)
-				fprintf(f, "%llu 0 0 %llu %lld\n", i, t[1] - t[0], rtx);
-			continue;
+				fprintf(f, "%llu 0 0 %llu %lld %s\n", i, t[1] - t[0], rtx, st);
+		} else {
+			v[n++] = t[3] - t[2];
+			if (f)
+				fprintf(f, "%llu %llu %llu %llu %lld ok\n", i, t[2], t[3],
+					t[1] - t[0], rtx);
 		}
-		v[n++] = t[3] - t[2];
+		/* each round's line at once: a client killed later loses none */
 		if (f)
-			fprintf(f, "%llu %llu %llu %llu %lld\n", i, t[2], t[3], t[1] - t[0],
-				rtx);
+			fflush(f);
 	}
 	if (f)
 		fclose(f);
 	qsort(v, n, sizeof(*v), cmp);
 	if (rtx_sum >= 0)
 		snprintf(rtxs, sizeof(rtxs), " retrans=%lld", rtx_sum);
-	printf("rounds=%llu failed=%llu bytes=%llu p50_us=%llu p99_us=%llu max_us=%llu%s\n",
-	       count, count - n, n * size, n ? v[n / 2] : 0, n ? v[n * 99 / 100] : 0,
-	       n ? v[n - 1] : 0, rtxs);
+	printf("rounds=%llu failed=%llu aborted=%llu bytes=%llu", count, count - n, aborted,
+	       n * size);
+	printf(" p50_us=%llu p99_us=%llu max_us=%llu%s\n", n ? v[n / 2] : 0,
+	       n ? v[n * 99 / 100] : 0, n ? v[n - 1] : 0, rtxs);
 	fflush(stdout);
 	return n == count ? 0 : 1;
 }
@@ -774,7 +955,7 @@ int main(int argc, char **argv)
 	const char *caddr = NULL, *baddr = NULL;
 	int listen_mode = 0, port = 0, opt;
 
-	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:W:P:")) != -1) {
+	while ((opt = getopt(argc, argv, "T:lc:b:p:M:s:n:D:k:Fo:r:t:B:W:P:R:")) != -1) {
 		switch (opt) {
 		case 'T':
 			proto = !strcmp(optarg, "mrc") ? P_MRC :
@@ -830,6 +1011,9 @@ int main(int argc, char **argv)
 		case 'P':
 			barrier_file = optarg;
 			break;
+		case 'R':
+			round_ms = strtoull(optarg, NULL, 0);
+			break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of mrcpp.c\n");
 			return 2;
@@ -849,6 +1033,10 @@ int main(int argc, char **argv)
 	if (strcmp(mode, "stream") && strcmp(mode, "pp") && strcmp(mode, "rounds") &&
 	    strcmp(mode, "hold")) {
 		fprintf(stderr, "mrcpp: unknown mode %s\n", mode);
+		return 2;
+	}
+	if (!round_ms) {
+		fprintf(stderr, "mrcpp: -R needs a time limit in ms\n");
 		return 2;
 	}
 	if (proto == P_MRC) {
