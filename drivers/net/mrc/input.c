@@ -781,8 +781,6 @@ static void mrc_input_deliver(struct mrc_sock *ms)
 {
 	struct rb_node *n = rb_first(&ms->rx_msgs);
 
-	/* list_add_tail() publishes with WRITE_ONCE(): the reader peeks. */
-	spin_lock(&ms->rx_ready_lock);
 	while (n) {
 		struct mrc_rx_msg *m = rb_entry(n, struct mrc_rx_msg, node);
 
@@ -792,12 +790,19 @@ static void mrc_input_deliver(struct mrc_sock *ms)
 		rb_erase(&m->node, &ms->rx_msgs);
 		if (ms->rx_last == m)
 			ms->rx_last = NULL;
+		/*
+		 * One message at a time: a hole that fills may complete
+		 * hundreds, and the reader waits for this lock.
+		 * list_add_tail() publishes with WRITE_ONCE(): the reader
+		 * peeks without it (mrc_input_readable()).
+		 */
+		spin_lock(&ms->rx_ready_lock);
 		list_add_tail(&m->ready, &ms->rx_ready);
+		spin_unlock(&ms->rx_ready_lock);
 		ms->rcv_msg_id++;
 		ms->stats.rx_msgs++;
 		ms->stats.rx_bytes += m->len;
 	}
-	spin_unlock(&ms->rx_ready_lock);
 	ms->sk.sk_data_ready(&ms->sk);
 }
 
@@ -1390,8 +1395,10 @@ void mrc_input_fold(struct mrc_sock *ms, struct sk_buff_head *xq)
  *
  * After a release of the lock that saw @rx_freed, and after the reader's
  * own add.  A failed trylock leaves it to the holder, who looks after its
- * unlock.  Any context: the lock is a BH lock, and packets are sent as
- * mrc_conn_unlock() sends them.
+ * unlock.  Softirq or process context with interrupts on, holding no mrc
+ * spinlock (it may take the conn lock and send, as mrc_conn_unlock()
+ * does).  The loop runs once more per message the reader freed
+ * meanwhile: bounded by the one reader's progress.
  */
 void mrc_input_fold_pending(struct mrc_sock *ms)
 {

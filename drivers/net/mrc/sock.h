@@ -14,7 +14,9 @@
  *    spin_lock_bh() from process context, packet receive and timers
  *    alike; mrc_conn_lock()/mrc_conn_unlock() where packets are sent
  *    after the lock is dropped, spin_lock_bh() and mrc_conn_spin_unlock()
- *    where nothing is.
+ *    where nothing is.  Both unlocks may fold what the reader freed and
+ *    send a window update (mrc_input_fold_pending()): their callers hold
+ *    no other mrc spinlock, have interrupts on and hold a reference.
  *    Nothing sleeps, allocates with GFP_KERNEL or copies user memory under
  *    it; packets to send are collected on a local list and sent after it
  *    is released (mrc_conn_unlock() does).  Functions documented "conn lock" assert
