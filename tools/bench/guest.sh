@@ -502,7 +502,7 @@ p3_joins() {
 # One permutation per run (every permutation loads this fabric alike);
 # the hashes change every round with the connections.
 p3() {
-	local run peer i j perm srv=() cli=() st=() sp0 sp1 c0 c1 j0 jn tmo=$((P3ROUNDS * 5 + 60))
+	local run peer i j perm srv=() cli=() st=() sp0 sp1 c0 c1 j0 jn tmo=$((P3ROUNDS * (3 * P3LIM + 5000) / 1000 + 60))
 	clos_up
 	for run in $(seq $RUNS); do
 		perm=($(shuf -i 0-$((PAIRS - 1))))

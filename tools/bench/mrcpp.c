@@ -267,7 +267,11 @@ static void write_file(const char *f, unsigned long long rmem)
  * a process-shared robust mutex and a condition variable on
  * CLOCK_MONOTONIC.  A wait that runs out breaks the barrier: that wait
  * and every later one fail at once, so no client waits forever for a
- * dead or stuck one (and a barrier file serves one set of rounds).
+ * stuck one (and a barrier file serves one set of rounds).  Not for one
+ * killed while it waits here: glibc's shared condition variable keeps
+ * its reference and the broadcast that breaks the barrier blocks; the
+ * others then end at their -t limit and their missing rounds count as
+ * failed (report.py).  A futex or polling barrier would not.
  */
 struct rbar {
 	pthread_mutex_t lock;
