@@ -790,18 +790,20 @@ static void mrc_input_deliver(struct mrc_sock *ms)
 		rb_erase(&m->node, &ms->rx_msgs);
 		if (ms->rx_last == m)
 			ms->rx_last = NULL;
+		ms->rcv_msg_id++;
+		ms->stats.rx_msgs++;
+		ms->stats.rx_bytes += m->len;
 		/*
 		 * One message at a time: a hole that fills may complete
 		 * hundreds, and the reader waits for this lock.
 		 * list_add_tail() publishes with WRITE_ONCE(): the reader
-		 * peeks without it (mrc_input_readable()).
+		 * peeks without it (mrc_input_readable()) and may take and
+		 * free @m as soon as the lock drops, so nothing reads @m
+		 * after this.
 		 */
 		spin_lock(&ms->rx_ready_lock);
 		list_add_tail(&m->ready, &ms->rx_ready);
 		spin_unlock(&ms->rx_ready_lock);
-		ms->rcv_msg_id++;
-		ms->stats.rx_msgs++;
-		ms->stats.rx_bytes += m->len;
 	}
 	ms->sk.sk_data_ready(&ms->sk);
 }
