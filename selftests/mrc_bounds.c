@@ -766,7 +766,12 @@ static long wait_proto_memory(long base, int ms)
  *    fills its limit, the second gets only the credit the device can
  *    still back, and nothing sent within a credit is dropped;
  *  - /proc/net/protocols shows the memory while it is pinned and none
- *    after the sockets closed.
+ *    after the sockets closed;
+ *  - a closed connection commits nothing for its credit: phase 1's idle
+ *    connection, closed with nothing unread, lives on through phase 2 as
+ *    an orphan waiting for our CLOSE (orphan_fin_timeout_ms 2 minutes),
+ *    and the second connection still gets all that the device has, to
+ *    within one price; data sent to the orphan afterwards resets it.
  *
  * Before the fixes the limit grew as the peer's segments shrank, the
  * hard limit was twice it, the receiver took any PSN within 2048 of cum,
@@ -782,11 +787,18 @@ TEST_F_TIMEOUT(bounds, withheld_segments, 240)
 	struct mrc_info info, ic[2];
 	socklen_t sl = sizeof(rcvbuf);
 	long devmax = 4L << 20;
+	struct peer_conn *idle;
+	static unsigned char pay[SEG];
 	struct flood f, fc[2];
+	struct peer_rx rx;
+	long long t0;
+	long state0;
 	u32 acc[2];
 
 	mem0 = proto_memory();
 	ASSERT_NE(LONG_MIN, mem0) TH_LOG("no MRC line in /proc/net/protocols");
+	/* The idle connection's orphan must outlive phase 2. */
+	ASSERT_EQ(0, mrc_set_param("orphan_fin_timeout_ms", 120000));
 
 	/* The formula at max-msg-size 1 MiB (the default) ... */
 	s1m = open_conn(_metadata, self, &c1m, SEG);
@@ -828,10 +840,12 @@ TEST_F_TIMEOUT(bounds, withheld_segments, 240)
 	oow0 = drops(self, "out-of-window");
 	nob0 = drops(self, "no-buffer");
 	if (debug_kernel()) {
+		idle = c1m;
 		flood_withheld(_metadata, self, c256k, s256k, &f);
 		check_flood(_metadata, s256k, &f, f.credit - f.first,
 			    drops(self, "out-of-window") - oow0, drops(self, "no-buffer") - nob0);
 	} else {
+		idle = c256k;
 		flood_withheld(_metadata, self, c1m, s1m, &f);
 		check_flood(_metadata, s1m, &f, f.credit - f.first,
 			    drops(self, "out-of-window") - oow0, drops(self, "no-buffer") - nob0);
@@ -846,9 +860,18 @@ TEST_F_TIMEOUT(bounds, withheld_segments, 240)
 	TH_LOG("phase 1: /proc/net/protocols MRC memory %ld pages (%ld before)", mem, mem0);
 	EXPECT_GE(mem, (long)(f.peak / 4096) - proto_slack());
 	EXPECT_GT(mem, 0);
-	/* Unread messages: close() resets, and the memory goes back. */
+	/*
+	 * Unread messages: close() resets, and the memory goes back.  The
+	 * idle one sends its CLOSE, which the peer acknowledges at once.
+	 */
 	close(s1m);
 	close(s256k);
+	t0 = now_ms();
+	while (!idle->srv_closed || mrc_psn_before(idle->rxw.cum, idle->close_psn + 1)) {
+		ASSERT_LT(now_ms() - t0, 10000) TH_LOG("no CLOSE from the idle one");
+		peer_recv(&self->peer, 100, &rx);
+	}
+	ASSERT_EQ(0, idle->resets);
 	mem = wait_proto_memory(mem0, 10000);
 	EXPECT_LE(mem, mem0 + proto_slack()) TH_LOG("after close: %ld pages", mem);
 	TH_LOG("phase 1: after close: %ld pages", mem);
@@ -893,15 +916,29 @@ TEST_F_TIMEOUT(bounds, withheld_segments, 240)
 	EXPECT_LE((long)ic[0].rmem_alloc + ic[1].rmem_alloc, devmax);
 	/*
 	 * Committed: what they hold and the price of what they may still
-	 * get, within one handshake's credit (MRC_INITIAL_CREDIT, 64 PSNs).
+	 * get, to within one price: the orphan of phase 1, alive (checked
+	 * below), commits nothing.  Before the fix it kept an idle
+	 * connection's MRC_INITIAL_CREDIT (64) prices, and the second
+	 * connection got that much less.
 	 */
 	EXPECT_GT((long)ic[0].rmem_alloc + ic[1].rmem_alloc +
-		  ((long)(fc[0].credit - fc[0].cum) + (fc[1].credit - fc[1].cum) + 65) * cost,
+		  ((long)(fc[0].credit - fc[0].cum) + (fc[1].credit - fc[1].cum) + 1) * cost,
 		  devmax) TH_LOG("the device was committed up to its cap");
 	mem = proto_memory();
 	TH_LOG("phase 2: device total %u of dev_rmem_max %ld; MRC memory %ld pages",
 	       ic[0].rmem_alloc + ic[1].rmem_alloc, devmax, mem);
 	EXPECT_GE(mem, (long)((ic[0].rmem_alloc + ic[1].rmem_alloc) / 4096) - proto_slack());
+	/* The orphan lived through it, and new data for it resets it. */
+	while (peer_recv(&self->peer, 0, &rx) > 0)
+		;
+	ASSERT_EQ(0, idle->resets) TH_LOG("the orphan died during phase 2");
+	state0 = drops(self, "state");
+	ASSERT_EQ(0, peer_data(idle, 0, idle->next_psn, idle->next_msg, SEG, 0, pay, SEG,
+			       MRC_F_DATA_ACK_NOW));
+	ASSERT_EQ(1, peer_wait(&self->peer, idle, MRC_PKT_RESET, 5000, &rx))
+		TH_LOG("no RESET for data sent to the orphan");
+	EXPECT_EQ(MRC_RESET_ABORT, idle->reset_reason);
+	EXPECT_EQ(state0 + 1, drops(self, "state"));
 	for (i = 0; i < 2; i++)
 		close(s[i]);
 	mem = wait_proto_memory(mem0, 10000);

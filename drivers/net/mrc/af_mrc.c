@@ -1292,6 +1292,7 @@ static int mrc_release(struct socket *sock)
 		mrc_conn_abort(ms, ETIMEDOUT, true, &xq);
 	if (ms->state == MRC_ST_ESTABLISHED) {
 		ms->orphan = true;
+		mrc_input_commit(ms);	/* SOCK_DEAD: its credit is void */
 		if (atomic_inc_return(&mrc_orphans) > READ_ONCE(mrc_max_orphans)) {
 			mrc_conn_abort(ms, 0, true, &xq);
 		} else {

@@ -194,7 +194,10 @@ static u32 mrc_input_rwnd(const struct mrc_sock *ms)
  * costs at most its price); granting credit and holding messages do,
  * reading them lowers it.  Grants are checked against the device's sum,
  * so busy connections stay under dev_rmem_max but for grants racing on
- * other CPUs and idle connections waking up.
+ * other CPUs and idle connections waking up.  A closed socket
+ * (SOCK_DEAD, an orphan waiting for the peer's CLOSE) commits only what
+ * it holds: data that arrives for it resets the connection, so its
+ * credit can never become a message.
  */
 void mrc_input_commit(struct mrc_sock *ms)
 {
@@ -209,6 +212,8 @@ void mrc_input_commit(struct mrc_sock *ms)
 		promised = min_t(u32, promised,
 				 max_t(s32, mrc_psn_diff(ms->peer_close_psn, ms->rxw.cum), 0));
 	promised = min_t(u32, promised, MRC_WIN_PKTS);
+	if (sock_flag(&ms->sk, SOCK_DEAD))
+		promised = 0;
 	commit = used + (u64)promised * mrc_input_psn_cost(ms);
 	if (commit != ms->rx_commit_full)
 		atomic_long_add((long)commit - (long)ms->rx_commit_full,
