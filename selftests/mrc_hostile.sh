@@ -112,6 +112,8 @@ nap() {
 cleanup() {
 	local p
 
+	# a sender sender_pause stopped (SIGTERM would kill it anyway)
+	[ -n "$SPID" ] && kill -CONT "$SPID" 2>/dev/null
 	for p in "${CO_PID[@]}" "$RPID" "$SPID" "$CRPID" "$CSPID" $LPIDS "$VPID"; do
 		[ -n "$p" ] && kill "$p" 2>/dev/null
 	done
@@ -284,6 +286,23 @@ conns() {
 	mapfile -t CONNS <"$tmp/conns"
 }
 
+# sender_pause: stop A's transfer sender (SIGSTOP) and wait until A's
+# connection $AID has nothing in flight, lost or queued and B's credit is
+# open, at most 10 s: then the PSNs of B's credit are all fresh, and what
+# the injector sends at one of them cannot be a duplicate of A's.
+sender_pause() {
+	local i re='in-flight 0 lost 0 window [1-9][0-9]* snd-queue 0'
+
+	kill -STOP "$SPID"
+	for ((i = 0; i < 100; i++)); do
+		nsh A "mrcctl conn show id $AID"
+		[[ $OUT =~ $re ]] && return 0
+		nap 0.1
+	done
+	tap_diag "sender_pause: A's connection did not drain: ${OUT//$'\n'/ }"
+	return 1
+}
+
 # conn_find PORT: CID and CPEER of the established connection to or from
 # mrc port PORT in CONNS
 conn_find() {
@@ -408,10 +427,18 @@ snap
 kind "window (peer): DATA 2^30 PSNs beyond the cumulative PSN learned from B's ACKs" \
 	out-of-window A - "-d 10.0.0.2 -s 10.0.0.1 -k window -L -v -c $BID -C $AID -n $N"
 [[ $INJ_OUT =~ learned\ ([^$'\n']*) ]] && tap_diag "window: B's receive window at the first packet: ${BASH_REMATCH[1]}"
-kind "huge (peer): DATA of a 4 GiB message at the last PSN of the credit" msg-too-big A - \
-	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -c $BID -C $AID -n $N"
-kind "huge (peer): DATA at offset 1 of a 1000-byte message (not segment-aligned)" bad-data A - \
-	"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -M 1000 -O 1 -z 10 -c $BID -C $AID -n $N"
+# At the last PSN of the credit: A's sender must not fill it first (the
+# injected DATA would then be a duplicate).
+if sender_pause; then
+	kind "huge (peer): DATA of a 4 GiB message at the last PSN of the credit" msg-too-big A - \
+		"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -c $BID -C $AID -n $N"
+	kind "huge (peer): DATA at offset 1 of a 1000-byte message (not segment-aligned)" bad-data A - \
+		"-d 10.0.0.2 -s 10.0.0.1 -k huge -L -M 1000 -O 1 -z 10 -c $BID -C $AID -n $N"
+else
+	tap_fail "huge (peer): A's connection did not drain with its sender stopped"
+	tap_fail "huge (peer): (the second case, not run)"
+fi
+kill -CONT "$SPID"
 kind "bad-ack (peer): ACK of PSNs never sent, to the receiving side" bad-ack A - \
 	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack -c $BID -C $AID -n $N"
 # The sending side has packets in flight: its scoreboard must refuse too.
