@@ -40,6 +40,7 @@ FIXTURE(conn) {
 	long tx_burst_max;	/* the same */
 	long tx_burst_spread;	/* the same */
 	long tx_burst_us;	/* the same */
+	long tx_chunk_segs;	/* the same */
 	long rx_burst;		/* the same */
 };
 
@@ -65,6 +66,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GE(self->tx_burst_us, 0);
 	self->rx_burst = mrc_param("rx_burst");
 	ASSERT_GE(self->rx_burst, 0);
+	self->tx_chunk_segs = mrc_param("tx_chunk_segs");
+	ASSERT_GT(self->tx_chunk_segs, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -94,6 +97,8 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("tx_burst_us", self->tx_burst_us);
 	if (self->rx_burst >= 0 && mrc_param("rx_burst") != self->rx_burst)
 		mrc_set_param("rx_burst", self->rx_burst);
+	if (self->tx_chunk_segs > 0 && mrc_param("tx_chunk_segs") != self->tx_chunk_segs)
+		mrc_set_param("tx_chunk_segs", self->tx_chunk_segs);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -1176,7 +1181,8 @@ TEST_F_TIMEOUT(conn, tx_bursts, 240)
  * The burst size follows the plane's rate (tx_burst_us): with the
  * defaults (tx_burst_max 16, tx_burst_spread 2, tx_burst_us 1000),
  * unshaped rails send bursts, rails shaped to 5 Mbit/s (tbf on A's a0
- * and a1) send every packet alone, slow start included.  The debug
+ * and a1) send every packet alone, slow start included, and sendmsg
+ * queues chunks (tx_chunk_segs 16) only in the unshaped run.  The debug
  * kernel sends below the 19 Mbit/s a burst of 2 takes in 1 ms: there the
  * unshaped run allows 10 ms.  Data read whole and checked.
  */
@@ -1192,6 +1198,7 @@ TEST_F_TIMEOUT(conn, tx_bursts_rate, 120)
 
 	ASSERT_EQ(0, mrc_set_param("tx_burst_max", 16));
 	ASSERT_EQ(0, mrc_set_param("tx_burst_spread", 2));
+	ASSERT_EQ(0, mrc_set_param("tx_chunk_segs", 16));
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, mrc_set_param("tx_burst_us", i || !debug_kernel() ? 1000 : 10000));
 		ASSERT_EQ(0, i ? run("%s", MRC_TBF_5MBIT) : 0);
@@ -1215,7 +1222,124 @@ TEST_F_TIMEOUT(conn, tx_bursts_rate, 120)
 		       ci.srtt_us);
 		EXPECT_EQ((unsigned long long)nmsg[i] * segs, si.rx_pkts);
 		EXPECT_TRUE(i ? ci.tx_bursts == 0 : ci.tx_bursts > 0);
+		/* chunks only where bursts go (tx_chunk_segs: its default) */
+		EXPECT_TRUE(i ? ci.tx_chunks == 0 : ci.tx_chunks > 0)
+			TH_LOG("%llu chunks", (unsigned long long)ci.tx_chunks);
 	}
+}
+
+/*
+ * Chunks (tx_chunk_segs): while bursts go out, sendmsg queues up to 16
+ * segments of a message in one skb, and each PSN in flight holds a
+ * reference to its chunk.  Bursts forced (tx_burst_us 0, tx_burst_spread
+ * 1), messages of 64 full segments, read whole and checked, in three
+ * runs on new connections:
+ *  - tx_chunk_segs 1: no chunk;
+ *  - 16: chunks hold more than half the segments (the first message is
+ *    queued before the first burst); a chunk's segment not sent in a
+ *    burst goes alone (counted: never more than the packets sent
+ *    outside bursts);
+ *  - 16 with 5% loss on A's rails (netem): segments are resent, and
+ *    segments of chunks go alone (retransmissions take that path) while
+ *    their chunk's other segments are acknowledged; rounds of messages
+ *    until both happened (netem drops a burst whole: a round of few skbs
+ *    may lose none), at most 10.
+ * Exactly: B got every message intact; without loss, each packet A sent
+ * arrived; once the connections are gone the MRC slab holds no more than
+ * before: a chunk reference left behind would keep its socket
+ * (sk_wmem_alloc) alive.
+ */
+#define MRC_NETEM_LOSS5 "tc qdisc add dev a0 root netem loss 5% && " \
+	"tc qdisc add dev a1 root netem loss 5%"
+
+TEST_F_TIMEOUT(conn, tx_chunks, 240)
+{
+	static const int chunk[] = { 1, 16, 16 };
+	const int nmsg = debug_kernel() ? 4 : 12, segs = 64, runs = 3;
+	long slab0, slab;
+	struct mrc_info ci, si;
+	unsigned char *buf;
+	int c, s, i, k, sz, rounds;
+
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_chunk_segs", 0));
+	ASSERT_EQ(-EINVAL, mrc_set_param("tx_chunk_segs", 17));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_max", 16));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_spread", 1));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_us", 0));
+	/* earlier tests' sockets may still go: a baseline that holds still */
+	slab0 = slab_active();
+	ASSERT_GE(slab0, 0) TH_LOG("no MRC slab in /proc/slabinfo");
+	for (k = 0; k < 50; k++) {
+		usleep(200000);
+		slab = slab_active();
+		if (slab == slab0)
+			break;
+		slab0 = slab;
+	}
+	for (i = 0; i < runs; i++) {
+		ASSERT_EQ(0, mrc_set_param("tx_chunk_segs", chunk[i]));
+		ASSERT_EQ(0, i == 2 ? run("%s", MRC_NETEM_LOSS5) : 0);
+		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 30000));
+		ASSERT_EQ(0, get_info(c, &ci));
+		sz = ci.seg_size * segs;
+		buf = malloc(sz + 1);
+		ASSERT_NE(NULL, buf);
+		for (rounds = 1; ; rounds++) {
+			send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
+			ASSERT_EQ(0, get_info(c, &ci));
+			if (i < 2 || (ci.tx_chunk_alone && ci.retrans) || rounds >= 10)
+				break;
+		}
+		if (i == 2)
+			run("tc qdisc del dev a0 root; tc qdisc del dev a1 root");
+		/* all acknowledged: every chunk's references are gone */
+		for (k = 0; k < 200; k++) {
+			ASSERT_EQ(0, get_info(c, &ci));
+			if (!ci.in_flight && !ci.lost && !ci.snd_queue)
+				break;
+			usleep(50000);
+		}
+		ASSERT_EQ(0, ci.in_flight + ci.lost + ci.snd_queue);
+		ASSERT_EQ(0, get_info(s, &si));
+		close(c);
+		close(s);
+		free(buf);
+		TH_LOG("tx_chunk_segs %d%s: %d x %d messages of %d segments: %llu in %llu chunks,",
+		       chunk[i], i == 2 ? ", 5% loss" : "", rounds, nmsg, segs,
+		       (unsigned long long)ci.tx_chunk_segs, (unsigned long long)ci.tx_chunks);
+		TH_LOG("  %llu transmissions of theirs alone",
+		       (unsigned long long)ci.tx_chunk_alone);
+		TH_LOG("  %llu packets, %llu in %llu bursts, %llu resent; B: %llu in, %llu dups",
+		       (unsigned long long)ci.tx_pkts, (unsigned long long)ci.tx_burst_pkts,
+		       (unsigned long long)ci.tx_bursts, (unsigned long long)ci.retrans,
+		       (unsigned long long)si.rx_pkts, (unsigned long long)si.rx_dups);
+		EXPECT_EQ((unsigned long long)rounds * nmsg * segs, si.rx_pkts);
+		EXPECT_EQ((unsigned long long)rounds * nmsg, si.rx_msgs);
+		EXPECT_TRUE(i == 2 || ci.tx_pkts == si.rx_pkts + si.rx_dups)
+			TH_LOG("packets lost");
+		EXPECT_TRUE(i < 2 || ci.retrans > 0) TH_LOG("5%% loss and nothing resent");
+		if (chunk[i] == 1) {
+			EXPECT_EQ(0, ci.tx_chunks + ci.tx_chunk_segs + ci.tx_chunk_alone);
+		} else {
+			EXPECT_LT(0, ci.tx_chunks);
+			EXPECT_GT(2 * ci.tx_chunk_segs, (unsigned long long)rounds * nmsg * segs)
+				TH_LOG("chunks hold less than half of the segments");
+		}
+		EXPECT_LE(ci.tx_chunk_alone, ci.tx_pkts - ci.tx_burst_pkts)
+			TH_LOG("chunked segments counted alone that went in bursts");
+		EXPECT_TRUE(i != 2 || (ci.tx_chunk_alone > 0 && ci.retrans > 0))
+			TH_LOG("no resend, or no segment of a chunk alone, in %d rounds", rounds);
+		EXPECT_LT(0, ci.tx_bursts);
+	}
+	/* every connection gone, and with it every socket */
+	for (k = 0; k < 100; k++) {
+		slab = slab_active();
+		if (slab <= slab0)
+			break;
+		usleep(100000);
+	}
+	EXPECT_LE(slab, slab0) TH_LOG("MRC slab: %ld objects, %ld before", slab, slab0);
 }
 
 /*

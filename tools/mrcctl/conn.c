@@ -63,6 +63,9 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_TX_BURST_PKTS] = MNL_TYPE_U64,
 	[MRC_A_CONN_RX_BURSTS] = MNL_TYPE_U64,
 	[MRC_A_CONN_RX_BURST_PKTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_CHUNKS] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_CHUNK_SEGS] = MNL_TYPE_U64,
+	[MRC_A_CONN_TX_CHUNK_ALONE] = MNL_TYPE_U64,
 	/* multi-attr, walked in order: PLANE (conn_plane_types) */
 };
 
@@ -109,6 +112,9 @@ static const struct conn_field conn_tx_fields[] = {
 	{ MRC_A_CONN_ACKS_TX, "acks", "acks", "" },
 	{ MRC_A_CONN_TX_BURSTS, "bursts", "bursts", "" },
 	{ MRC_A_CONN_TX_BURST_PKTS, "burst_pkts", "burst-pkts", "" },
+	{ MRC_A_CONN_TX_CHUNKS, "chunks", "chunks", "" },
+	{ MRC_A_CONN_TX_CHUNK_SEGS, "chunk_segs", "chunk-segs", "" },
+	{ MRC_A_CONN_TX_CHUNK_ALONE, "chunk_alone", "chunk-alone", "" },
 };
 
 static const struct conn_field conn_rx_fields[] = {

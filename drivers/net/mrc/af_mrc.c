@@ -894,7 +894,7 @@ static int mrc_sendmsg(struct socket *sock, struct msghdr *msg, size_t len)
 	}
 	/* The scoreboard's ring covers what is in flight, queued and new. */
 	need = READ_ONCE(ms->txw.nxt) - READ_ONCE(ms->txw.una) +
-	       skb_queue_len_lockless(&ms->send_queue) + DIV_ROUND_UP(len, ms->seg_size);
+	       READ_ONCE(ms->send_segs) + DIV_ROUND_UP(len, ms->seg_size);
 	mrc_output_grow(ms, need);
 	err = mrc_output_queue_msg(ms, msg, len);
 	if (!err)
@@ -1170,7 +1170,7 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->lost = ms->txw.lost;
 	if (ms->txrec && mrc_psn_after(ms->rwnd_psn, ms->txw.nxt))
 		info->window = ms->rwnd_psn - ms->txw.nxt;
-	info->snd_queue = skb_queue_len(&ms->send_queue);
+	info->snd_queue = ms->send_segs;
 	info->tx_msgs = ms->stats.tx_msgs;
 	info->tx_bytes = ms->stats.tx_bytes;
 	info->tx_pkts = ms->stats.tx_pkts;
@@ -1188,6 +1188,9 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->max_msg = ms->max_msg;
 	info->tx_bursts = ms->stats.tx_bursts;
 	info->tx_burst_pkts = ms->stats.tx_burst_pkts;
+	info->tx_chunks = ms->stats.tx_chunks;
+	info->tx_chunk_segs = ms->stats.tx_chunk_segs;
+	info->tx_chunk_alone = ms->stats.tx_chunk_alone;
 	info->rx_bursts = ms->stats.rx_bursts;
 	info->rx_burst_pkts = ms->stats.rx_burst_pkts;
 	mrc_conn_spin_unlock(ms);

@@ -552,9 +552,9 @@ void mrc_conn_destroy(struct mrc_sock *ms)
 	mrc_path_free(ms);
 	mrc_handshake_free_rails(ms);
 	kvfree(ms->txrec);
-	kvfree(ms->txskb);
+	kvfree(ms->txseg);
 	ms->txrec = NULL;
-	ms->txskb = NULL;
+	ms->txseg = NULL;
 }
 
 /**

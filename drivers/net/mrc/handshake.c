@@ -328,12 +328,12 @@ static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 static int mrc_alloc_txwin(struct mrc_sock *ms, gfp_t gfp)
 {
 	ms->txrec = kcalloc(MRC_TXWIN_MIN, sizeof(*ms->txrec), gfp);
-	ms->txskb = kcalloc(MRC_TXWIN_MIN, sizeof(*ms->txskb), gfp);
-	if (!ms->txrec || !ms->txskb) {
+	ms->txseg = kcalloc(MRC_TXWIN_MIN, sizeof(*ms->txseg), gfp);
+	if (!ms->txrec || !ms->txseg) {
 		kfree(ms->txrec);
-		kfree(ms->txskb);
+		kfree(ms->txseg);
 		ms->txrec = NULL;
-		ms->txskb = NULL;
+		ms->txseg = NULL;
 		return -ENOMEM;
 	}
 	mrc_txwin_init(&ms->txw, ms->isn, ms->txrec, MRC_TXWIN_MIN);
@@ -405,9 +405,9 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		/* The device is going away: the socket may connect again. */
 		mrc_conn_spin_unlock(ms);
 		kfree(ms->txrec);
-		kfree(ms->txskb);
+		kfree(ms->txseg);
 		ms->txrec = NULL;
-		ms->txskb = NULL;
+		ms->txseg = NULL;
 		memset(&ms->txw, 0, sizeof(ms->txw));
 		return -ENETUNREACH;
 	}

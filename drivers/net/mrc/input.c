@@ -687,10 +687,11 @@ enum mrc_coalesce {
  * Receive coalescing, as tcp_try_coalesce(): a segment that continues the
  * last run of its message moves its page fragments onto that skb, which
  * is then charged only what the fragments add.  skb_try_coalesce() adds
- * to no skb whose data is shared, and on veth every segment arrives as a
- * clone of the sender's queued skb: a segment that may start a run gets
- * its own head first (mrc_input_unshare()).  Only appends coalesce: a
- * segment that fills a hole stays an skb of its own.
+ * to no skb whose data is shared, and on veth a segment sent alone may
+ * arrive as a clone of the sender's queued skb (an fclone's twin): a
+ * segment that may start a run gets its own head first
+ * (mrc_input_unshare()).  Only appends coalesce: a segment that fills a
+ * hole stays an skb of its own.
  */
 static enum mrc_coalesce mrc_input_coalesce(struct mrc_sock *ms,
 					    struct mrc_rx_msg *m,

@@ -273,6 +273,11 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BURSTS, i.rx_bursts, MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BURST_PKTS, i.rx_burst_pkts,
 			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNKS, i.tx_chunks, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_SEGS, i.tx_chunk_segs,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_ALONE, i.tx_chunk_alone,
+			      MRC_A_CONN_PAD) ||
 	    mrc_nl_put_planes(skb, pl, npl)) {
 		genlmsg_cancel(skb, hdr);
 		goto out;

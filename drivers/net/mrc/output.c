@@ -9,13 +9,26 @@
  * waits while it is over SO_SNDBUF, so a connection holds at most
  * SO_SNDBUF + one message of unacknowledged data.
  *
+ * Chunks (tx_chunk_segs > 1): while the connection's first transmissions
+ * leave in bursts (below), up to tx_chunk_segs consecutive segments of a
+ * message share one skb of the send queue, each in page fragments of its
+ * own (MRC_SKB_CB()->frag): one allocation and one socket charge for them
+ * all, not one each.  A PSN in flight (struct mrc_txseg) holds a
+ * reference to its chunk and names its segment; the chunk, and its
+ * charge, is freed with the last reference, when all its segments were
+ * acknowledged (a lost segment keeps the memory of its chunk's
+ * acknowledged ones charged until then).  Other skbs of the queue hold
+ * one segment each, as fclones, as TCP's skbs.
+ *
  * mrc_output_push() then sends what the receiver's credit (rwnd_psn), the
  * scoreboard ring, the planes' congestion windows (path.c, core/cc.c) and
  * a hard in-flight cap (MRC_MAX_INFLIGHT) allow: first retransmissions of
  * lost PSNs, each on a path of another plane when there is one, then new
  * segments, each getting the next PSN and a path from the sprayer.  The original
  * segment stays in the ring until acknowledged; a clone with the headers
- * pushed in front goes to the wire (its fclone twin: no allocation).
+ * pushed in front goes to the wire (its fclone twin: no allocation), or,
+ * for a segment of a larger chunk, a small skb of its own with the
+ * headers in its head and the segment's page fragments.
  *
  * Bursts (tx_burst_max > 1): when a plane is fast (mrc_output_burst_segs()),
  * consecutive
@@ -50,6 +63,11 @@ static unsigned int tx_burst_spread = 2;
 MRC_PARAM_UINT_RANGE(tx_burst_spread, tx_burst_spread, 1, 64);
 MODULE_PARM_DESC(tx_burst_spread,
 		 "Bursts a plane's congestion window holds at least (1..64): coarser spraying below");
+
+static unsigned int tx_chunk_segs = MRC_TX_CHUNK_MAX;
+MRC_PARAM_UINT_RANGE(tx_chunk_segs, tx_chunk_segs, 1, MRC_TX_CHUNK_MAX);
+MODULE_PARM_DESC(tx_chunk_segs,
+		 "Most segments of a message in one skb of the send queue while bursts go out (1..16; 1: one skb per segment)");
 
 static unsigned int tx_burst_us = 1000;
 MRC_PARAM_UINT_RANGE(tx_burst_us, tx_burst_us, 0, 10000);
@@ -135,6 +153,30 @@ static struct sk_buff *mrc_output_alloc_seg(gfp_t gfp)
 }
 
 /*
+ * A chunk of several segments: never sent itself (a burst or a segment's
+ * own skb carries its fragments), so no headroom and no fclone twin.
+ */
+static struct sk_buff *mrc_output_alloc_chunk(gfp_t gfp)
+{
+	return alloc_skb(0, gfp);
+}
+
+/* Offset in the message of segment @i of the chunk with @cb. */
+static u32 mrc_output_seg_off(const struct mrc_skb_cb *cb, u32 i)
+{
+	return cb->offset + i * cb->len;
+}
+
+/*
+ * Payload bytes of segment @i of the chunk with @cb: a chunk of several
+ * segments starts with a full one, and only a message's last is shorter.
+ */
+static u32 mrc_output_seg_len(const struct mrc_skb_cb *cb, u32 i)
+{
+	return i ? min(cb->len, cb->msg_len - mrc_output_seg_off(cb, i)) : cb->len;
+}
+
+/*
  * Data is queued on a connection that had nothing outstanding and nothing
  * waiting: the wait for the peer starts now, and so does the dead-peer
  * clock (MRC_DEAD_PEER_MS counts from the last progress, and an idle
@@ -158,57 +200,89 @@ static void mrc_output_wait_starts(struct mrc_sock *ms)
  */
 int mrc_output_queue_msg(struct mrc_sock *ms, struct msghdr *msg, size_t len)
 {
-	struct sk_buff_head segs;
+	u32 seg = READ_ONCE(ms->seg_size), off = 0, segs = 0, k = 1;
+	bool slot = READ_ONCE(tx_burst_max) > 1;
+	gfp_t gfp = ms->sk.sk_allocation;
+	u64 chunks = 0, chunk_segs = 0;
+	struct sk_buff_head chunkq;
 	struct sk_buff_head xq;
 	struct sk_buff *skb;
-	u32 seg = READ_ONCE(ms->seg_size), off;
-	bool slot = READ_ONCE(tx_burst_max) > 1;
-	int err = 0;
+	int err;
 
-	__skb_queue_head_init(&segs);
-	for (off = 0; off < len; off += seg) {
-		u32 n = min_t(u32, seg, len - off);
+	/*
+	 * Chunks only feed bursts: one skb per segment costs nothing more
+	 * where every segment leaves alone (its fclone twin), and a chunk
+	 * holds its memory until its last segment is acknowledged.
+	 */
+	if (slot && READ_ONCE(ms->tx_chunky) &&
+	    2 * (2 + seg / PAGE_SIZE) <= MAX_SKB_FRAGS)	/* two fit (below) */
+		k = READ_ONCE(tx_chunk_segs);
+	__skb_queue_head_init(&chunkq);
+	while (off < len) {
+		struct mrc_skb_cb *cb;
 
-		skb = mrc_output_alloc_seg(ms->sk.sk_allocation);
+		skb = k > 1 && len - off > seg ? mrc_output_alloc_chunk(gfp) :
+						 mrc_output_alloc_seg(gfp);
 		if (!skb) {
 			err = -ENOMEM;
 			goto fail;
 		}
-		err = mrc_output_copy(&ms->sk, skb, msg, n, slot);
-		if (err) {
-			kfree_skb(skb);
-			goto fail;
+		__skb_queue_tail(&chunkq, skb);
+		cb = MRC_SKB_CB(skb);
+		memset(cb, 0, sizeof(*cb));
+		cb->offset = off;
+		cb->len = min_t(u32, seg, len - off);
+		cb->msg_len = len;
+		cb->slot = slot;
+		/*
+		 * A segment takes at most one page fragment more than its
+		 * pages (the first may be a page's tail): stop before the
+		 * next one could overflow MAX_SKB_FRAGS.
+		 */
+		do {
+			u32 n = min_t(u32, seg, len - off);
+
+			cb->frag[cb->segs] = skb_shinfo(skb)->nr_frags;
+			err = mrc_output_copy(&ms->sk, skb, msg, n, slot);
+			if (err)
+				goto fail;
+			cb->segs++;
+			off += n;
+		} while (off < len && cb->segs < k &&
+			 skb_shinfo(skb)->nr_frags + 2 + seg / PAGE_SIZE <= MAX_SKB_FRAGS);
+		cb->frag[cb->segs] = skb_shinfo(skb)->nr_frags;
+		segs += cb->segs;
+		if (cb->segs > 1) {
+			chunks++;
+			chunk_segs += cb->segs;
 		}
-		MRC_SKB_CB(skb)->offset = off;
-		MRC_SKB_CB(skb)->len = n;
-		MRC_SKB_CB(skb)->msg_len = len;
-		MRC_SKB_CB(skb)->close = false;
-		MRC_SKB_CB(skb)->slot = slot;
 		skb_set_owner_w(skb, &ms->sk);
-		__skb_queue_tail(&segs, skb);
 	}
 
 	mrc_conn_lock(ms, &xq);
 	if (ms->state != MRC_ST_ESTABLISHED || ms->close_queued) {
 		err = ms->sk.sk_err ? -ms->sk.sk_err : -EPIPE;
 		mrc_conn_unlock(ms, &xq);
-		__skb_queue_purge(&segs);
+		__skb_queue_purge(&chunkq);
 		return err;
 	}
-	skb_queue_walk(&segs, skb)
+	skb_queue_walk(&chunkq, skb)
 		MRC_SKB_CB(skb)->msg_id = ms->snd_msg_id;
 	ms->snd_msg_id++;
 	ms->stats.tx_msgs++;
 	ms->stats.tx_bytes += len;
+	ms->stats.tx_chunks += chunks;
+	ms->stats.tx_chunk_segs += chunk_segs;
 	mrc_output_wait_starts(ms);
-	skb_queue_splice_tail_init(&segs, &ms->send_queue);
+	skb_queue_splice_tail_init(&chunkq, &ms->send_queue);
+	WRITE_ONCE(ms->send_segs, ms->send_segs + segs);
 	mrc_output_push(ms, &xq);
 	mrc_conn_unlock(ms, &xq);
 	return 0;
 
 fail:
-	__skb_queue_purge(&segs);
-	return err ?: -ENOMEM;
+	__skb_queue_purge(&chunkq);
+	return err;
 }
 
 /**
@@ -242,28 +316,31 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 	memset(MRC_SKB_CB(skb), 0, sizeof(struct mrc_skb_cb));
 	MRC_SKB_CB(skb)->msg_id = ms->snd_msg_id;
 	MRC_SKB_CB(skb)->close = true;
+	MRC_SKB_CB(skb)->segs = 1;
 	skb_set_owner_w(skb, &ms->sk);
 	mrc_output_wait_starts(ms);
 	__skb_queue_tail(&ms->send_queue, skb);
+	WRITE_ONCE(ms->send_segs, ms->send_segs + 1);
 	ms->close_queued = true;
 	return 0;
 }
 
 /*
- * The DATA/CLOSE headers of one transmission of the segment @cb at @h;
- * they ask for an ACK at once (@ack_now) when the sender cannot go on
- * without one, besides at a message's end and for a CLOSE.
+ * The DATA/CLOSE headers of one transmission of segment @i of the chunk
+ * with @cb at @h; they ask for an ACK at once (@ack_now) when the sender
+ * cannot go on without one, besides at a message's end and for a CLOSE.
  */
 static void mrc_output_hdr(const struct mrc_sock *ms,
-			   const struct mrc_skb_cb *cb, struct mrc_wire_hdr *h,
+			   const struct mrc_skb_cb *cb, u32 i, struct mrc_wire_hdr *h,
 			   u32 psn, u8 tx_count, u16 ev, bool ack_now)
 {
+	u32 off = mrc_output_seg_off(cb, i);
 	struct mrc_wire_data *d;
 
 	h->version = MRC_WIRE_VERSION;
 	h->type = cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA;
 	h->flags = cpu_to_be16(ack_now || cb->close ||
-			       cb->offset + cb->len == cb->msg_len ?
+			       off + mrc_output_seg_len(cb, i) == cb->msg_len ?
 			       MRC_F_DATA_ACK_NOW : 0);
 	h->dst_conn = cpu_to_be32(ms->peer_id);
 	h->src_conn = cpu_to_be32(ms->id);
@@ -271,31 +348,96 @@ static void mrc_output_hdr(const struct mrc_sock *ms,
 	d->psn = cpu_to_be32(psn);
 	d->msg_id = cpu_to_be32(cb->msg_id);
 	d->msg_len = cpu_to_be32(cb->msg_len);
-	d->offset = cpu_to_be32(cb->offset);
+	d->offset = cpu_to_be32(off);
 	d->ev = cpu_to_be16(ev);
 	d->tx_count = tx_count;
 	d->reserved = 0;
 	d->reserved2 = 0;
 }
 
-/* A clone of @skb with the headers of this transmission in its head. */
+/*
+ * An skb for one transmission of segment @t, with its headers in the
+ * head: for a chunk of one segment (an fclone) a clone, its twin; for a
+ * segment of a larger chunk a small skb of its own with the segment's
+ * page fragments.
+ */
 static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
-					struct sk_buff *skb, u32 psn,
+					const struct mrc_txseg *t, u32 psn,
 					u8 tx_count, u16 ev, bool ack_now)
 {
+	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_HDR_LEN;
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(t->skb);
+	const struct skb_shared_info *si;
 	struct sk_buff *c;
+	u32 i;
 
-	c = skb_clone(skb, GFP_ATOMIC);
-	if (!c)
-		return NULL;
-	/* Copies the head only while an earlier transmission is alive. */
-	if (skb_cow_head(c, mrc_xmit_headroom() + MRC_DATA_HDR_LEN)) {
-		kfree_skb(c);
-		return NULL;
+	lockdep_assert_held(&ms->lock);
+	if (cb->segs == 1 && t->skb->fclone == SKB_FCLONE_ORIG) {
+		c = skb_clone(t->skb, GFP_ATOMIC);
+		if (!c)
+			return NULL;
+		/* Copies the head only while an earlier transmission is alive. */
+		if (skb_cow_head(c, hr)) {
+			kfree_skb(c);
+			return NULL;
+		}
+	} else {
+		c = alloc_skb(hr, GFP_ATOMIC);
+		if (!c)
+			return NULL;
+		skb_reserve(c, hr);
+		if (cb->segs > 1)
+			ms->stats.tx_chunk_alone++;
+		si = skb_shinfo(t->skb);
+		for (i = cb->frag[t->idx]; i < cb->frag[t->idx + 1]; i++) {
+			const skb_frag_t *f = &si->frags[i];
+
+			mrc_skb_add_page(c, skb_frag_page(f), skb_frag_off(f),
+					 skb_frag_size(f));
+			c->truesize += skb_frag_size(f);
+		}
 	}
-	mrc_output_hdr(ms, MRC_SKB_CB(skb), skb_push(c, MRC_DATA_HDR_LEN),
+	mrc_output_hdr(ms, cb, t->idx, skb_push(c, MRC_DATA_HDR_LEN),
 		       psn, tx_count, ev, ack_now);
 	return c;
+}
+
+/*
+ * Take the send queue's first segment into the ring at PSN @psn: its
+ * entry takes a reference to the chunk, or the queue's own with the
+ * chunk's last segment.
+ */
+static void mrc_output_take(struct mrc_sock *ms, u32 psn)
+{
+	struct mrc_txseg *t = &ms->txseg[psn & (ms->txw.size - 1)];
+	struct sk_buff *skb = skb_peek(&ms->send_queue);
+	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+
+	lockdep_assert_held(&ms->lock);
+	t->skb = skb;
+	t->idx = cb->next;
+	t->lost = false;
+	if (++cb->next == cb->segs)
+		__skb_unlink(skb, &ms->send_queue);
+	else
+		skb_get(skb);
+	WRITE_ONCE(ms->send_segs, ms->send_segs - 1);
+}
+
+/* Undo mrc_output_take() of PSN @psn (not sent after all). */
+static void mrc_output_untake(struct mrc_sock *ms, u32 psn)
+{
+	struct mrc_txseg *t = &ms->txseg[psn & (ms->txw.size - 1)];
+	struct sk_buff *skb = t->skb;
+	struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+
+	lockdep_assert_held(&ms->lock);
+	if (cb->next-- == cb->segs)
+		__skb_queue_head(&ms->send_queue, skb);
+	else
+		consume_skb(skb);	/* the queue still holds it */
+	t->skb = NULL;
+	WRITE_ONCE(ms->send_segs, ms->send_segs + 1);
 }
 
 /*
@@ -311,9 +453,9 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 			   struct mrc_spray_plane *planes, bool *ack_now)
 {
-	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
+	struct mrc_txseg *t = &ms->txseg[psn & (ms->txw.size - 1)];
 	struct mrc_ev *e = &ms->evs[path];
-	u32 len = MRC_SKB_CB(skb)->len;
+	u32 len = mrc_output_seg_len(MRC_SKB_CB(t->skb), t->idx);
 	struct mrc_spray_plane *pl = &planes[e->plane];
 	struct mrc_cc *cc = &mrc_plane(ms, e->plane)->cc;
 	int tx;
@@ -321,7 +463,7 @@ static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 	tx = mrc_txwin_sent(&ms->txw, ms->txpaths, psn, path, len, now);
 	if (tx < 0)
 		return tx;
-	MRC_SKB_CB(skb)->lost = false;
+	t->lost = false;
 	mrc_ev_on_sent(e, len);
 	mrc_cc_on_sent(cc, &ms->ccp, len);
 	pl->avail -= min(pl->avail, max_t(u32, len, 1));
@@ -340,7 +482,7 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path, u32 now,
 			    struct mrc_spray_plane *planes,
 			    struct sk_buff_head *xq)
 {
-	struct sk_buff *skb = ms->txskb[psn & (ms->txw.size - 1)];
+	const struct mrc_txseg *t = &ms->txseg[psn & (ms->txw.size - 1)];
 	struct mrc_ev *e = &ms->evs[path];
 	struct sk_buff *c;
 	bool ack_now;
@@ -353,7 +495,7 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path, u32 now,
 	 * Without a clone the transmission is simply lost: the scoreboard
 	 * and the timer will send it again.
 	 */
-	c = mrc_output_clone(ms, skb, psn, tx, e->ev, ack_now);
+	c = mrc_output_clone(ms, t, psn, tx, e->ev, ack_now);
 	if (c) {
 		mrc_xmit_prepare(ms, c, e->plane, e->ev);
 		__skb_queue_tail(xq, c);
@@ -401,37 +543,67 @@ static u32 mrc_output_burst_segs(const struct mrc_sock *ms, u8 plane)
 }
 
 /*
- * May segment @skb follow one of @last_len bytes in a burst whose
- * segments are @seg_len bytes: it has a slot, is no CLOSE, holds at most
- * @seg_len bytes, and the one before it was full.
+ * May segment @i of chunk @skb follow one of @last_len bytes in a burst
+ * whose segments are @seg_len bytes: it has a slot, is no CLOSE, holds at
+ * most @seg_len bytes, and the one before it was full.
  */
-static bool mrc_output_burst_fits(const struct sk_buff *skb, u32 seg_len,
-				  u32 last_len)
+static bool mrc_output_burst_fits(const struct sk_buff *skb, u32 i,
+				  u32 seg_len, u32 last_len)
 {
 	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
 
-	return cb->slot && !cb->close && last_len == seg_len && cb->len <= seg_len;
+	return cb->slot && !cb->close && last_len == seg_len &&
+	       mrc_output_seg_len(cb, i) <= seg_len;
 }
 
-/* The slot in front of segment @skb's payload (MRC_SKB_CB(skb)->slot). */
-static struct mrc_wire_hdr *mrc_output_slot(const struct sk_buff *skb)
+/* Page fragments of segment @i of chunk @skb. */
+static u32 mrc_output_seg_frags(const struct sk_buff *skb, u32 i)
 {
-	const skb_frag_t *f = &skb_shinfo(skb)->frags[0];
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+
+	return cb->frag[i + 1] - cb->frag[i];
+}
+
+/*
+ * The send queue's segment after segment @i of chunk @skb, in *@skb and
+ * *@i; false if there is none.
+ */
+static bool mrc_output_next_seg(const struct mrc_sock *ms,
+				struct sk_buff **skb, u32 *i)
+{
+	if (*i + 1 < MRC_SKB_CB(*skb)->segs) {
+		(*i)++;
+		return true;
+	}
+	*skb = skb_peek_next(*skb, &ms->send_queue);
+	*i = 0;
+	return !!*skb;
+}
+
+/* The slot in front of the payload of segment @i of chunk @skb. */
+static struct mrc_wire_hdr *mrc_output_slot(const struct sk_buff *skb, u32 i)
+{
+	const skb_frag_t *f = &skb_shinfo(skb)->frags[MRC_SKB_CB(skb)->frag[i]];
 
 	return page_address(skb_frag_page(f)) + skb_frag_off(f) - MRC_DATA_HDR_LEN;
 }
 
-/* Append segment @skb, its slot in front, to burst @b's page fragments. */
-static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb)
+/*
+ * Append segment @i of chunk @skb, its slot in front, to burst @b's page
+ * fragments.
+ */
+static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb,
+				 u32 i)
 {
 	const struct skb_shared_info *si = skb_shinfo(skb);
-	int i;
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+	u32 j;
 
-	for (i = 0; i < si->nr_frags; i++) {
-		const skb_frag_t *f = &si->frags[i];
+	for (j = cb->frag[i]; j < cb->frag[i + 1]; j++) {
+		const skb_frag_t *f = &si->frags[j];
 		u32 off = skb_frag_off(f), len = skb_frag_size(f);
 
-		if (!i) {
+		if (j == cb->frag[i]) {
 			off -= MRC_DATA_HDR_LEN;
 			len += MRC_DATA_HDR_LEN;
 		}
@@ -457,7 +629,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 	struct mrc_txwin *w = &ms->txw;
 	struct mrc_ev *e = &ms->evs[path];
 	struct mrc_spray_plane *pl = &planes[e->plane];
-	u32 n = 0, seg_len, last_len, hr;
+	u32 n = 0, seg_len, last_len, hr, i, j;
 	struct sk_buff *b, *skb, *next;
 
 	/*
@@ -465,10 +637,13 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 	 * pair costs nothing: only when a second segment may follow.
 	 */
 	skb = skb_peek(&ms->send_queue);
-	next = skb_peek_next(skb, &ms->send_queue);
-	seg_len = MRC_SKB_CB(skb)->len;
-	if (!next || !mrc_output_burst_fits(next, seg_len, seg_len) ||
-	    skb_shinfo(skb)->nr_frags + skb_shinfo(next)->nr_frags > MAX_SKB_FRAGS ||
+	i = MRC_SKB_CB(skb)->next;
+	seg_len = mrc_output_seg_len(MRC_SKB_CB(skb), i);
+	next = skb;
+	j = i;
+	if (!mrc_output_next_seg(ms, &next, &j) ||
+	    !mrc_output_burst_fits(next, j, seg_len, seg_len) ||
+	    mrc_output_seg_frags(skb, i) + mrc_output_seg_frags(next, j) > MAX_SKB_FRAGS ||
 	    pl->avail <= seg_len || w->in_flight + 1 >= MRC_MAX_INFLIGHT ||
 	    w->nxt - w->una + 1 >= w->size || !mrc_psn_before(w->nxt + 1, ms->rwnd_psn))
 		return false;
@@ -481,29 +656,30 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 	skb_reserve(b, hr);
 	while (n < k && (skb = skb_peek(&ms->send_queue))) {
 		const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
-		u32 psn = w->nxt;
+		u32 psn = w->nxt, len;
 		bool ack_now;
 		int tx;
 
+		i = cb->next;
+		len = mrc_output_seg_len(cb, i);
 		/* GSO: every segment of gso_size bytes, but the last. */
-		if ((n && !mrc_output_burst_fits(skb, seg_len, last_len)) ||
-		    skb_shinfo(b)->nr_frags + skb_shinfo(skb)->nr_frags > MAX_SKB_FRAGS)
+		if ((n && !mrc_output_burst_fits(skb, i, seg_len, last_len)) ||
+		    skb_shinfo(b)->nr_frags + mrc_output_seg_frags(skb, i) > MAX_SKB_FRAGS)
 			break;
 		if (n && (w->in_flight >= MRC_MAX_INFLIGHT || !mrc_txwin_room(w) ||
 			  !mrc_psn_before(psn, ms->rwnd_psn) || !pl->avail))
 			break;
-		__skb_unlink(skb, &ms->send_queue);
-		ms->txskb[psn & (w->size - 1)] = skb;
+		/* The queue may drop its reference: @skb lives on in the ring. */
+		mrc_output_take(ms, psn);
 		tx = mrc_output_sent(ms, psn, path, now, planes, &ack_now);
 		if (tx < 0) {
 			/* Cannot happen: room and nxt were checked. */
-			ms->txskb[psn & (w->size - 1)] = NULL;
-			__skb_queue_head(&ms->send_queue, skb);
+			mrc_output_untake(ms, psn);
 			break;
 		}
-		mrc_output_hdr(ms, cb, mrc_output_slot(skb), psn, tx, e->ev, ack_now);
-		mrc_output_burst_add(b, skb);
-		last_len = cb->len;
+		mrc_output_hdr(ms, cb, i, mrc_output_slot(skb, i), psn, tx, e->ev, ack_now);
+		mrc_output_burst_add(b, skb, i);
+		last_len = len;
 		n++;
 	}
 	if (!n) {
@@ -535,8 +711,8 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 {
 	struct mrc_spray_plane planes[MRC_MAX_RAILS];
 	struct mrc_txwin *w = &ms->txw;
+	u32 psn = w->una, now, bursts = 0, slow = 0;
 	struct sk_buff *skb;
-	u32 psn = w->una, now;
 	bool idle, waiting;
 	int path;
 
@@ -571,18 +747,20 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 
 			/* not on a path of last resort: it takes one packet */
 			if (k > 1 && mrc_ev_usable(&ms->evs[path]) &&
-			    mrc_output_burst(ms, path, k, now, planes, xq))
+			    mrc_output_burst(ms, path, k, now, planes, xq)) {
+				bursts++;
 				continue;
+			}
+			if (k <= 1)
+				slow++;
 		}
 		psn = w->nxt;
-		__skb_unlink(skb, &ms->send_queue);
-		ms->txskb[psn & (w->size - 1)] = skb;
 		if (MRC_SKB_CB(skb)->close)
 			ms->close_psn = psn;
+		mrc_output_take(ms, psn);
 		if (!mrc_output_send(ms, psn, path, now, planes, xq)) {
 			/* Cannot happen: room and nxt were checked. */
-			ms->txskb[psn & (w->size - 1)] = NULL;
-			__skb_queue_head(&ms->send_queue, skb);
+			mrc_output_untake(ms, psn);
 			break;
 		}
 	}
@@ -593,6 +771,15 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq)
 	 * then is a persist timer, an orphan's deadline, or one left to
 	 * expire (mrc_conn_rto_idle()), none of them this data's RTO.
 	 */
+	/*
+	 * sendmsg queues chunks while first transmissions leave in bursts:
+	 * from a push that sent one, until a push that sent segments on
+	 * planes too slow for bursts and none in a burst.  A burst refused
+	 * for want of room (window, credit) or a usable path leaves it as
+	 * it is: those segments go alone, at the cost of an fclone's.
+	 */
+	if ((bursts || slow) && ms->tx_chunky != !!bursts)
+		WRITE_ONCE(ms->tx_chunky, !!bursts);
 	waiting = w->in_flight || w->lost || !skb_queue_empty(&ms->send_queue);
 	if ((idle && w->in_flight) || (waiting && !mrc_conn_rto_armed(ms)))
 		mrc_conn_arm_rto(ms);
@@ -665,19 +852,21 @@ void mrc_output_acked(void *ctx, u32 psn)
 {
 	struct mrc_sock *ms = ctx;
 	u32 idx = psn & (ms->txw.size - 1);
-	struct sk_buff *skb = ms->txskb[idx];
+	struct mrc_txseg *t = &ms->txseg[idx];
+	struct sk_buff *skb = t->skb;
 
 	lockdep_assert_held(&ms->lock);
 	if (!skb)
 		return;
 	/* Bytes still in a plane's window: the plane's ACK accounting. */
-	if (!MRC_SKB_CB(skb)->lost) {
+	if (!t->lost) {
 		const struct mrc_txrec *r = &ms->txw.rec[idx];
 
 		mrc_plane(ms, ms->evs[r->path].plane)->ack_bytes += r->len;
 	}
-	ms->txskb[idx] = NULL;
-	consume_skb(skb);	/* uncharges the socket, wakes writers */
+	t->skb = NULL;
+	/* The chunk's last reference uncharges the socket, wakes writers. */
+	consume_skb(skb);
 }
 
 /* @psn left its plane's window; true if it was still counted there. */
@@ -685,11 +874,11 @@ static bool mrc_output_leave_window(struct mrc_sock *ms, u32 psn, u32 *path)
 {
 	u32 idx = psn & (ms->txw.size - 1);
 	const struct mrc_txrec *r = &ms->txw.rec[idx];
-	struct sk_buff *skb = ms->txskb[idx];
+	struct mrc_txseg *t = &ms->txseg[idx];
 
-	if (!skb || MRC_SKB_CB(skb)->lost)
+	if (!t->skb || t->lost)
 		return false;
-	MRC_SKB_CB(skb)->lost = true;
+	t->lost = true;
 	mrc_cc_on_lost(&mrc_plane(ms, ms->evs[r->path].plane)->cc, r->len);
 	*path = r->path;
 	return true;
@@ -738,11 +927,12 @@ void mrc_output_purge(struct mrc_sock *ms)
 	u32 i;
 
 	__skb_queue_purge(&ms->send_queue);
-	if (!ms->txskb)
+	WRITE_ONCE(ms->send_segs, 0);
+	if (!ms->txseg)
 		return;
 	for (i = 0; i < ms->txw.size; i++) {
-		kfree_skb(ms->txskb[i]);
-		ms->txskb[i] = NULL;
+		kfree_skb(ms->txseg[i].skb);	/* one reference each */
+		ms->txseg[i].skb = NULL;
 	}
 }
 
@@ -762,27 +952,27 @@ void mrc_output_grow(struct mrc_sock *ms, u32 need)
 {
 	u32 old = READ_ONCE(ms->txw.size), size, i;
 	struct mrc_txrec *rec, *old_rec;
-	struct sk_buff **skbs, **old_skbs;
+	struct mrc_txseg *segs, *old_segs;
 
-	if (need < old / 2 || old >= MRC_WIN_PKTS || !ms->txskb)
+	if (need < old / 2 || old >= MRC_WIN_PKTS || !ms->txseg)
 		return;
 	size = min_t(u32, roundup_pow_of_two(2 * (unsigned long)need + 1), MRC_WIN_PKTS);
 	rec = kvcalloc(size, sizeof(*rec), GFP_KERNEL);
-	skbs = kvcalloc(size, sizeof(*skbs), GFP_KERNEL);
-	if (!rec || !skbs)
+	segs = kvcalloc(size, sizeof(*segs), GFP_KERNEL);
+	if (!rec || !segs)
 		goto out;
 
 	spin_lock_bh(&ms->lock);
-	if (ms->txw.size != old || !ms->txskb) {
+	if (ms->txw.size != old || !ms->txseg) {
 		mrc_conn_spin_unlock(ms);
 		goto out;
 	}
-	old_skbs = ms->txskb;
+	old_segs = ms->txseg;
 	for (i = 0; i < old; i++) {
 		u32 psn = ms->txw.una + i;
 
 		if (mrc_psn_before(psn, ms->txw.nxt))
-			skbs[psn & (size - 1)] = old_skbs[psn & (old - 1)];
+			segs[psn & (size - 1)] = old_segs[psn & (old - 1)];
 	}
 	/* Cannot fail: size > old >= nxt - una, a power of two. */
 	old_rec = mrc_txwin_resize(&ms->txw, rec, size);
@@ -791,11 +981,11 @@ void mrc_output_grow(struct mrc_sock *ms, u32 need)
 		goto out;
 	}
 	ms->txrec = rec;
-	ms->txskb = skbs;
+	ms->txseg = segs;
 	rec = old_rec;
-	skbs = old_skbs;
+	segs = old_segs;
 	mrc_conn_spin_unlock(ms);
 out:
 	kvfree(rec);
-	kvfree(skbs);
+	kvfree(segs);
 }

@@ -148,6 +148,11 @@ struct mrc_endpoint_rail {
  * @tx_pkts: DATA/CLOSE packets sent, retransmissions included
  * @tx_bursts: skbs of two or more of those packets (UDP GSO, output.c)
  * @tx_burst_pkts: the packets they carried
+ * @tx_chunks: skbs sendmsg queued with two or more segments (output.c)
+ * @tx_chunk_segs: the segments they held
+ * @tx_chunk_alone: transmissions of one of those segments in an skb of
+ *	its own (retransmissions, and first transmissions that could not
+ *	join a burst: an allocation an fclone's twin saves)
  * @rx_bursts: UDP GSO skbs received whole (udp.c)
  * @rx_burst_pkts: the packets they carried
  * @retrans: retransmissions
@@ -166,6 +171,9 @@ struct mrc_conn_stats {
 	u64 tx_pkts;
 	u64 tx_bursts;
 	u64 tx_burst_pkts;
+	u64 tx_chunks;
+	u64 tx_chunk_segs;
+	u64 tx_chunk_alone;
 	u64 rx_bursts;
 	u64 rx_burst_pkts;
 	u64 retrans;
@@ -247,9 +255,12 @@ struct mrc_conn_stats {
  *
  * @txw: sender scoreboard
  * @txrec: its ring
- * @txskb: the packet of each PSN in flight, same ring index as @txrec
- * @send_queue: segments waiting for their first transmission
+ * @txseg: the segment of each PSN in flight, same ring index as @txrec
+ * @send_queue: chunks (output.c) whose segments wait for their first
+ *	transmission: the first chunk's from MRC_SKB_CB()->next on
  * @snd_msg_id: id of the next message sendmsg queues
+ * @send_segs: segments on @send_queue (written under the conn lock,
+ *	read without it by sendmsg)
  * @rwnd_psn: the peer's credit: we may send PSNs below it
  * @rtt: RTT estimator
  * @backoff: consecutive retransmission timeouts
@@ -264,6 +275,11 @@ struct mrc_conn_stats {
  * @close_queued: a CLOSE is on @send_queue or sent (no more sendmsg)
  * @close_acked: everything we sent, our CLOSE last, is acknowledged
  *	cumulatively
+ * @tx_chunky: first transmissions leave in bursts (set by a push that
+ *	sent a burst, cleared by one that sent none and sent segments on
+ *	planes too slow for bursts):
+ *	sendmsg queues messages in chunks of tx_chunk_segs segments
+ *	(written under the conn lock, read without it by sendmsg)
  * @close_psn: PSN of our CLOSE
  * @close_acked_at: jiffies when @close_acked became true (an orphan waits
  *	for the peer's CLOSE at most orphan_fin_timeout_ms from then)
@@ -375,9 +391,10 @@ struct mrc_sock {
 
 	struct mrc_txwin txw;
 	struct mrc_txrec *txrec;
-	struct sk_buff **txskb;
+	struct mrc_txseg *txseg;
 	struct sk_buff_head send_queue;
 	u32 snd_msg_id;
+	u32 send_segs;
 	u32 rwnd_psn;
 	struct mrc_rtt rtt;
 	u32 backoff;
@@ -388,6 +405,7 @@ struct mrc_sock {
 	struct mrc_txpath *txpaths;
 	bool close_queued;
 	bool close_acked;
+	bool tx_chunky;
 	u32 close_psn;
 	unsigned long close_acked_at;
 	bool orphan;
@@ -471,19 +489,25 @@ struct mrc_rx_msg {
 	struct sk_buff *last;
 };
 
+/* Most segments of one message in one skb of the send queue (output.c). */
+#define MRC_TX_CHUNK_MAX	16
+
 /**
  * struct mrc_skb_cb - what mrc keeps in skb->cb
- * @offset: payload offset in the message
- * @len: payload length
+ * @offset: payload offset in the message (tx: of the chunk's first segment)
+ * @len: payload length (tx: of the chunk's first segment; the others
+ *	hold as much, but a message's last, which may hold less)
  * @msg_id: the message
  * @msg_len: the message's length
  * @head: bytes of mrc/UDP headers in front of the payload (rx)
  * @close: a CLOSE pseudo-segment (tx)
- * @lost: declared lost and not sent again yet: left the congestion
- *	window (tx)
- * @slot: MRC_DATA_HDR_LEN bytes in front of the first page fragment are
- *	the segment's own, for the headers of its first transmission in a
- *	burst (tx; output.c)
+ * @slot: MRC_DATA_HDR_LEN bytes in front of each segment's first page
+ *	fragment are the segment's own, for the headers of its first
+ *	transmission in a burst (tx; output.c)
+ * @segs: segments in the chunk, 1..MRC_TX_CHUNK_MAX (tx)
+ * @next: the first of them not taken into the ring yet (tx, conn lock)
+ * @frag: the page fragments of segment i are frags[@frag[i]] up to
+ *	frags[@frag[i + 1]] (tx)
  */
 struct mrc_skb_cb {
 	u32 offset;
@@ -492,8 +516,22 @@ struct mrc_skb_cb {
 	u32 msg_len;
 	u16 head;
 	bool close;
-	bool lost;
 	bool slot;
+	u8 segs;
+	u8 next;
+	u8 frag[MRC_TX_CHUNK_MAX + 1];
+};
+
+/**
+ * struct mrc_txseg - the segment of a PSN in flight
+ * @skb: the chunk that holds it (a reference of its own)
+ * @idx: which of the chunk's segments (MRC_SKB_CB(@skb)->segs)
+ * @lost: declared lost and not sent again yet: left the congestion window
+ */
+struct mrc_txseg {
+	struct sk_buff *skb;
+	u8 idx;
+	bool lost;
 };
 
 #define MRC_SKB_CB(skb) ((struct mrc_skb_cb *)(skb)->cb)

@@ -112,6 +112,12 @@ struct sockaddr_mrc {
  *	rx_burst)
  * @rx_burst_pkts: the packets those skbs carried (each then received as
  *	a packet of its own would be: in @rx_pkts, in @rx_dups, or dropped)
+ * @tx_chunks: skbs of the send queue that held two or more segments of a
+ *	message (module parameter tx_chunk_segs)
+ * @tx_chunk_segs: the segments those skbs held
+ * @tx_chunk_alone: transmissions of one of those segments in an skb of
+ *	its own, not in a burst (retransmissions, and first transmissions
+ *	that could not join a burst)
  */
 struct mrc_info {
 	__u8	state;
@@ -149,6 +155,9 @@ struct mrc_info {
 	__u64	tx_burst_pkts;
 	__u64	rx_bursts;
 	__u64	rx_burst_pkts;
+	__u64	tx_chunks;
+	__u64	tx_chunk_segs;
+	__u64	tx_chunk_alone;
 };
 
 #endif /* _UAPI_LINUX_MRC_H */
