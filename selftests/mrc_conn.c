@@ -21,6 +21,7 @@
  * run (every run logs its seed).
  */
 #define _GNU_SOURCE
+#include <sys/mman.h>
 #include <sys/resource.h>
 
 #include "kselftest_harness.h"
@@ -1343,6 +1344,61 @@ TEST_F_TIMEOUT(conn, tx_chunks, 240)
 }
 
 /*
+ * A message whose buffer ends in an unmapped page, sent while chunks are
+ * queued: sendmsg fails with EFAULT after filling part of a chunk, queues
+ * nothing of it (snd-queue 0, no chunk counted, no packet more), and the
+ * connection goes on: the next messages arrive whole, in order.  Twice,
+ * the hole in the first and in the second half of the message.  The
+ * memory of the half-filled chunks: the MRC slab and kmemleak (debug)
+ * at the end of the run.
+ */
+TEST_F_TIMEOUT(conn, tx_chunks_efault, 60)
+{
+	const int segs = 64;
+	struct mrc_info ci, c2;
+	unsigned char *buf, *map;
+	int c, s, k, sz, maplen, hole;
+	long page = sysconf(_SC_PAGESIZE);
+
+	ASSERT_EQ(0, mrc_set_param("tx_burst_max", 16));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_spread", 1));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_us", 0));
+	ASSERT_EQ(0, mrc_set_param("tx_chunk_segs", 16));
+	connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+	ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
+	ASSERT_EQ(0, get_info(c, &ci));
+	sz = ci.seg_size * segs;
+	buf = malloc(sz + 1);
+	ASSERT_NE(NULL, buf);
+	/* bursts, then chunks */
+	send_recv_msgs(_metadata, c, s, buf, sz, 4);
+	ASSERT_EQ(0, get_info(c, &ci));
+	ASSERT_LT(0, ci.tx_chunks) TH_LOG("no chunk before the test");
+	maplen = (sz + page - 1) / page * page + page;
+	for (k = 0; k < 2; k++) {
+		map = mmap(NULL, maplen, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, map);
+		/* the hole: after a quarter, or after three quarters, of the message */
+		hole = ((k ? 3 : 1) * sz / 4 + page - 1) / page * page;
+		ASSERT_EQ(0, munmap(map + hole, maplen - hole));
+		memset(map, 0x5a, hole);
+		ASSERT_EQ(0, get_info(c, &ci));
+		EXPECT_EQ(-EFAULT, do_send(c, map, sz, 0)) TH_LOG("hole at %d of %d", hole, sz);
+		ASSERT_EQ(0, get_info(c, &c2));
+		EXPECT_EQ(ci.tx_msgs, c2.tx_msgs);
+		EXPECT_EQ(ci.tx_chunks, c2.tx_chunks);
+		EXPECT_EQ(0, c2.snd_queue);
+		munmap(map, hole);
+		/* the connection goes on, in order */
+		send_recv_msgs(_metadata, c, s, buf, sz, 2);
+	}
+	close(c);
+	close(s);
+	free(buf);
+}
+
+/*
  * C5: a plane's rail replaced by another netdevice under a live
  * connection.  The route cached for the old rail must not be used again
  * (it was, until something made that route obsolete): after the swap not
@@ -1350,7 +1406,7 @@ TEST_F_TIMEOUT(conn, tx_chunks, 240)
  * the plane's packets.  B's plane 1 becomes a bridge (b1 and b3), so
  * that A's a1 and a3 both reach it.
  */
-TEST_F_TIMEOUT(conn, rail_replaced_route_cache, 60)
+TEST_F_TIMEOUT(conn, rail_replaced_route_cache, 120)
 {
 	static const char * const bridge[] = {
 		"ip link set dev b1 nomaster", "ip addr flush dev b1",
