@@ -356,6 +356,31 @@ static void mrc_output_hdr(const struct mrc_sock *ms,
 }
 
 /*
+ * Append the page fragments of segment @i of chunk @skb to @to, with the
+ * @slot bytes in front of its payload (its header slot in a burst, 0
+ * for an skb whose headers are in its head).
+ */
+static void mrc_output_add_seg(struct sk_buff *to, const struct sk_buff *skb,
+			       u32 i, u32 slot)
+{
+	const struct skb_shared_info *si = skb_shinfo(skb);
+	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
+	u32 j;
+
+	for (j = cb->frag[i]; j < cb->frag[i + 1]; j++) {
+		const skb_frag_t *f = &si->frags[j];
+		u32 off = skb_frag_off(f), len = skb_frag_size(f);
+
+		if (j == cb->frag[i]) {
+			off -= slot;
+			len += slot;
+		}
+		mrc_skb_add_page(to, skb_frag_page(f), off, len);
+		to->truesize += len;
+	}
+}
+
+/*
  * An skb for one transmission of segment @t, with its headers in the
  * head: for a chunk of one segment (an fclone) a clone, its twin; for a
  * segment of a larger chunk a small skb of its own with the segment's
@@ -367,9 +392,7 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 {
 	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_HDR_LEN;
 	const struct mrc_skb_cb *cb = MRC_SKB_CB(t->skb);
-	const struct skb_shared_info *si;
 	struct sk_buff *c;
-	u32 i;
 
 	lockdep_assert_held(&ms->lock);
 	if (cb->segs == 1 && t->skb->fclone == SKB_FCLONE_ORIG) {
@@ -388,14 +411,7 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 		skb_reserve(c, hr);
 		if (cb->segs > 1)
 			ms->stats.tx_chunk_alone++;
-		si = skb_shinfo(t->skb);
-		for (i = cb->frag[t->idx]; i < cb->frag[t->idx + 1]; i++) {
-			const skb_frag_t *f = &si->frags[i];
-
-			mrc_skb_add_page(c, skb_frag_page(f), skb_frag_off(f),
-					 skb_frag_size(f));
-			c->truesize += skb_frag_size(f);
-		}
+		mrc_output_add_seg(c, t->skb, t->idx, 0);
 	}
 	mrc_output_hdr(ms, cb, t->idx, skb_push(c, MRC_DATA_HDR_LEN),
 		       psn, tx_count, ev, ack_now);
@@ -589,30 +605,6 @@ static struct mrc_wire_hdr *mrc_output_slot(const struct sk_buff *skb, u32 i)
 }
 
 /*
- * Append segment @i of chunk @skb, its slot in front, to burst @b's page
- * fragments.
- */
-static void mrc_output_burst_add(struct sk_buff *b, const struct sk_buff *skb,
-				 u32 i)
-{
-	const struct skb_shared_info *si = skb_shinfo(skb);
-	const struct mrc_skb_cb *cb = MRC_SKB_CB(skb);
-	u32 j;
-
-	for (j = cb->frag[i]; j < cb->frag[i + 1]; j++) {
-		const skb_frag_t *f = &si->frags[j];
-		u32 off = skb_frag_off(f), len = skb_frag_size(f);
-
-		if (j == cb->frag[i]) {
-			off -= MRC_DATA_HDR_LEN;
-			len += MRC_DATA_HDR_LEN;
-		}
-		mrc_skb_add_page(b, skb_frag_page(f), off, len);
-		b->truesize += len;
-	}
-}
-
-/*
  * Send up to @k new segments, the first in the send queue and the ones
  * after it (of one message or several), on path @path as one GSO skb:
  * segments of the first one's size, the last maybe shorter, each with its
@@ -678,7 +670,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 			break;
 		}
 		mrc_output_hdr(ms, cb, i, mrc_output_slot(skb, i), psn, tx, e->ev, ack_now);
-		mrc_output_burst_add(b, skb, i);
+		mrc_output_add_seg(b, skb, i, MRC_DATA_HDR_LEN);
 		last_len = len;
 		n++;
 	}
