@@ -119,6 +119,24 @@ static void connect_pair(struct __test_metadata *_metadata, int lfd,
 }
 
 /*
+ * connect_pair() to 10.1.0.2 for messages of @segs full segments: the
+ * server end reads with a timeout of @ms, *@ci is the client's
+ * MRC_INFO, *@buf (freed by the caller) holds a message and one byte
+ * more, *@sz a message's size.
+ */
+static void connect_segs(struct __test_metadata *_metadata, int lfd, int ms,
+			 int segs, int *c, int *s, struct mrc_info *ci,
+			 unsigned char **buf, int *sz)
+{
+	connect_pair(_metadata, lfd, "10.1.0.2", c, s);
+	ASSERT_EQ(0, set_timeo(*s, SO_RCVTIMEO, ms));
+	ASSERT_EQ(0, get_info(*c, ci));
+	*sz = ci->seg_size * segs;
+	*buf = malloc(*sz + 1);
+	ASSERT_NE(NULL, *buf);
+}
+
+/*
  * Send @nmsg messages of @sz bytes (keys 0..@nmsg - 1) from @c, all at
  * once, then read each whole on @s and check it; @buf holds @sz + 1.
  */
@@ -769,12 +787,7 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, mrc_set_param("ack_every", every[i]));
-		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
-		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
-		ASSERT_EQ(0, get_info(c, &ci));
-		sz = ci.seg_size * segs;
-		buf = malloc(sz + 1);
-		ASSERT_NE(NULL, buf);
+		connect_segs(_metadata, self->lfd, 20000, segs, &c, &s, &ci, &buf, &sz);
 		send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
 		ASSERT_EQ(0, get_info(s, &si));
 		ASSERT_EQ(0, get_info(c, &ci));
@@ -1114,12 +1127,7 @@ TEST_F_TIMEOUT(conn, tx_bursts, 240)
 		/* the last run: no checksum offload on A's rails */
 		ASSERT_EQ(0, i < runs - 1 ? 0 : run("%s", MRC_NO_TX_CSUM));
 		ASSERT_EQ(0, a_tx(self->nsa, self->nsb, b_idle, &pkts0, &skbs0));
-		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
-		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
-		ASSERT_EQ(0, get_info(c, &ci));
-		sz = ci.seg_size * segs;
-		buf = malloc(sz + 1);
-		ASSERT_NE(NULL, buf);
+		connect_segs(_metadata, self->lfd, 20000, segs, &c, &s, &ci, &buf, &sz);
 		csum0 = snmp_mib(self->nsb, self->nsa, "Udp:", "InCsumErrors");
 		ASSERT_GE(csum0, 0);
 		/* direct, then a try within 200 ms */
@@ -1203,12 +1211,7 @@ TEST_F_TIMEOUT(conn, tx_bursts_rate, 120)
 	for (i = 0; i < 2; i++) {
 		ASSERT_EQ(0, mrc_set_param("tx_burst_us", i || !debug_kernel() ? 1000 : 10000));
 		ASSERT_EQ(0, i ? run("%s", MRC_TBF_5MBIT) : 0);
-		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
-		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 30000));
-		ASSERT_EQ(0, get_info(c, &ci));
-		sz = ci.seg_size * segs;
-		buf = malloc(sz + 1);
-		ASSERT_NE(NULL, buf);
+		connect_segs(_metadata, self->lfd, 30000, segs, &c, &s, &ci, &buf, &sz);
 		send_recv_msgs(_metadata, c, s, buf, sz, nmsg[i]);
 		ASSERT_EQ(0, get_info(c, &ci));
 		ASSERT_EQ(0, get_info(s, &si));
@@ -1280,12 +1283,7 @@ TEST_F_TIMEOUT(conn, tx_chunks, 240)
 	for (i = 0; i < runs; i++) {
 		ASSERT_EQ(0, mrc_set_param("tx_chunk_segs", chunk[i]));
 		ASSERT_EQ(0, i == 2 ? run("%s", MRC_NETEM_LOSS5) : 0);
-		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
-		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 30000));
-		ASSERT_EQ(0, get_info(c, &ci));
-		sz = ci.seg_size * segs;
-		buf = malloc(sz + 1);
-		ASSERT_NE(NULL, buf);
+		connect_segs(_metadata, self->lfd, 30000, segs, &c, &s, &ci, &buf, &sz);
 		for (rounds = 1; ; rounds++) {
 			send_recv_msgs(_metadata, c, s, buf, sz, nmsg);
 			ASSERT_EQ(0, get_info(c, &ci));
@@ -1364,12 +1362,7 @@ TEST_F_TIMEOUT(conn, tx_chunks_efault, 60)
 	ASSERT_EQ(0, mrc_set_param("tx_burst_spread", 1));
 	ASSERT_EQ(0, mrc_set_param("tx_burst_us", 0));
 	ASSERT_EQ(0, mrc_set_param("tx_chunk_segs", 16));
-	connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
-	ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
-	ASSERT_EQ(0, get_info(c, &ci));
-	sz = ci.seg_size * segs;
-	buf = malloc(sz + 1);
-	ASSERT_NE(NULL, buf);
+	connect_segs(_metadata, self->lfd, 20000, segs, &c, &s, &ci, &buf, &sz);
 	/* bursts, then chunks */
 	send_recv_msgs(_metadata, c, s, buf, sz, 4);
 	ASSERT_EQ(0, get_info(c, &ci));
