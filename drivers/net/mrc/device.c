@@ -345,8 +345,8 @@ static int mrc_ndo_init(struct net_device *dev)
 	atomic_set(&mdev->half_open, 0);
 	atomic_long_set(&mdev->rmem, 0);
 	atomic_long_set(&mdev->rmem_full, 0);
-	ratelimit_state_init(&mdev->reset_rl, HZ, MRC_RESET_REPLY_BURST);
-	ratelimit_set_flags(&mdev->reset_rl, RATELIMIT_MSG_ON_RELEASE);
+	/* the first second begins with the first stray */
+	atomic64_set(&mdev->reset_rl, (u64)(u32)(jiffies - HZ) << 32);
 	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
 	if (!mdev->stats)
 		return -ENOMEM;

@@ -536,6 +536,29 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	__skb_queue_tail(xq, skb);
 }
 
+/*
+ * At most MRC_RESET_REPLY_BURST replies in a second, exactly: the second
+ * and its count change together in one cmpxchg.  (__ratelimit() refuses
+ * whenever two CPUs meet on its lock, so a lone stray could go unanswered
+ * while the device is far below the limit.)  A second has ended when the
+ * 32-bit jiffies since its start are not below HZ, which also holds after
+ * any idle time longer than the counter's wrap.
+ */
+static bool mrc_reset_reply_allowed(struct mrc_dev *mdev)
+{
+	s64 old = atomic64_read(&mdev->reset_rl), new;
+	u32 now = (u32)jiffies;
+
+	do {
+		bool fresh = now - (u32)((u64)old >> 32) >= HZ;
+
+		if (!fresh && (u32)old >= MRC_RESET_REPLY_BURST)
+			return false;
+		new = fresh ? (s64)((u64)now << 32 | 1) : old + 1;
+	} while (!atomic64_try_cmpxchg(&mdev->reset_rl, &old, new));
+	return true;
+}
+
 /**
  * mrc_reset_reply() - answer a packet that has no connection with a RESET
  * @mdev: the device it arrived on
@@ -559,7 +582,7 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	struct mrc_wire_reset *r;
 	struct sk_buff *skb;
 
-	if (!__ratelimit(&mdev->reset_rl) ||
+	if (!mrc_reset_reply_allowed(mdev) ||
 	    !mrc_udp_unicast_source(dev_net(mdev->dev), rail->dev, saddr))
 		return;
 	if (!mrc_rail_addr(rail->dev, mrc_addr_family(saddr), &laddr))

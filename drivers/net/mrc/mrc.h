@@ -197,7 +197,9 @@ struct mrc_rail {
  * @ev_trans: path state changes of the device's connections, by new state
  *	(enum mrc_ev_state), then replacements at __MRC_EV_STATE_MAX
  * @reset_rl: bounds RESET replies to packets of no connection (a flood of
- *	strays must not become a flood of replies); its own lock
+ *	strays must not become a flood of replies): the jiffies (low 32 bits)
+ *	that began the current second in the high half, the replies sent in
+ *	it in the low half (atomic, mrc_reset_reply_allowed())
  */
 struct mrc_dev {
 	struct net_device *dev;
@@ -217,7 +219,7 @@ struct mrc_dev {
 	u32 evs_per_plane;
 	const struct mrc_spray_ops *spray;
 	atomic64_t ev_trans[5];
-	struct ratelimit_state reset_rl;
+	atomic64_t reset_rl;
 };
 
 /**
