@@ -29,7 +29,10 @@
  * -r RAIL:PLANE  a rail of MRCDEV (repeatable); once a second and at the
  *              end it is put back on MRCDEV at PLANE, admin-state up,
  *              link up, and MRCDEV's settings restored, whatever the
- *              random netlink messages did in between
+ *              random netlink messages did in between; while its
+ *              udp-port cannot be put back (connections run on it:
+ *              "repair EBUSY" in the summary), no thread connects, so
+ *              that the device drains
  * -U           unprivileged run: no repair; a configuration request
  *              (genl dev-set, rail-add/del/set, path-set, rtnetlink link
  *              add/del/set) that succeeds is a violation, and so is a
@@ -180,6 +183,13 @@ static int slots[NSLOTS];
 static struct thr thrs[MAX_THREADS + 1];	/* + the service thread */
 static struct thr main_thr;
 static int stop_flag, start_flag;
+/*
+ * Set by repair() while the topology device's udp-port is not its own and
+ * cannot be put back (EBUSY: connections run on it): until then no thread
+ * starts a connection, which would aim at the peer's wrong port and keep
+ * the device busy for the dead-peer time, and the next, for ever.
+ */
+static int port_held;
 static unsigned long violations, kicks, kicks_by_op[OP_MAX];
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -526,6 +536,8 @@ static void op_connect(struct thr *t)
 	socklen_t len = random_sockaddr(t, &ss, &p);
 	int fd = pick_fd(t), rc;
 
+	if (__atomic_load_n(&port_held, __ATOMIC_RELAXED))
+		return;
 	if (fd >= 0 && chance(t, 20)) {
 		/* a fresh socket: connects that can succeed */
 		fd = socket(family, SOCK_SEQPACKET |
@@ -1998,9 +2010,13 @@ static int repair(struct thr *t)
 		put_attr(req, &off, sizeof(req), MRC_A_DEV_UDP_PORT, &p16, 2);
 		((struct nlmsghdr *)req)->nlmsg_len = off;
 		if (nl_talk(t, t->genl, 1, req, off, seq, 1, &rep) == 0 &&
-		    rep.err == -EBUSY)
+		    rep.err == -EBUSY) {
+			count(t, OP_REPAIR, EBUSY);
+			__atomic_store_n(&port_held, 1, __ATOMIC_RELAXED);
 			return -EBUSY;
+		}
 	}
+	__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -2168,6 +2184,8 @@ static void svc_connect(struct thr *t, unsigned int k)
 	ssize_t n;
 	int fd;
 
+	if (__atomic_load_n(&port_held, __ATOMIC_RELAXED))
+		return;
 	a.smrc_addr = peer_addrs[k % npeer];
 	a.smrc_port = htons(port_base + rnd(t, nports));
 	/* out of the table's range while it connects (stale descriptors) */
