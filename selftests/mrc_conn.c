@@ -1392,6 +1392,91 @@ TEST_F_TIMEOUT(conn, tx_chunks_efault, 60)
 }
 
 /*
+ * One message of the pair (c -> s), the @m'th of the connection: sent,
+ * received whole, checked.  Then A's MRC_INFO in @ci.
+ */
+static void msg_round(struct __test_metadata *_metadata, int c, int s,
+		      unsigned char *buf, int sz, int m, struct mrc_info *ci)
+{
+	fill_msg(buf, sz, m);
+	ASSERT_EQ(sz, do_send(c, buf, sz, 0)) TH_LOG("message %d", m);
+	ASSERT_EQ(sz, do_recv(s, buf, sz + 1, 0, NULL)) TH_LOG("message %d", m);
+	ASSERT_EQ(-1, check_msg(buf, sz, m)) TH_LOG("message %d", m);
+	ASSERT_EQ(0, get_info(c, ci));
+}
+
+/*
+ * Chunks come and go with bursts on one connection, one message of 64
+ * segments at a time, each read whole and checked (its number in the
+ * connection in its bytes, so order too):
+ *  1. unshaped rails: bursts, and chunks queued;
+ *  2. A's rails shaped to 5 Mbit/s (tbf): within 20 messages a push
+ *     that sends per packet stops sendmsg's chunks (the segments queued
+ *     in chunks before go alone: counted, printed), and the next 3
+ *     messages queue no chunk, leave in no burst and send no segment of
+ *     a chunk alone;
+ *  3. unshaped again: within 20 messages bursts, and chunks, return.
+ * The debug kernel's unshaped phases allow bursts of 10 ms (tx_burst_us),
+ * as in tx_bursts_rate.
+ */
+TEST_F_TIMEOUT(conn, tx_chunks_come_and_go, 180)
+{
+	const int segs = 64, fast_us = debug_kernel() ? 10000 : 1000;
+	struct mrc_info ci, c0, c1, si;
+	unsigned char *buf;
+	int c, s, sz, m = 0, k;
+
+	ASSERT_EQ(0, mrc_set_param("tx_burst_max", 16));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_spread", 2));
+	ASSERT_EQ(0, mrc_set_param("tx_chunk_segs", 16));
+	ASSERT_EQ(0, mrc_set_param("tx_burst_us", fast_us));
+	connect_segs(_metadata, self->lfd, 30000, segs, &c, &s, &ci, &buf, &sz);
+	/* 1 */
+	for (k = 0; k < 20; k++) {
+		msg_round(_metadata, c, s, buf, sz, m++, &ci);
+		if (ci.tx_chunks && k >= 3)
+			break;
+	}
+	ASSERT_LT(0, ci.tx_chunks) TH_LOG("no chunk unshaped in %d messages", m);
+	c0 = ci;
+	/* 2 */
+	ASSERT_EQ(0, mrc_set_param("tx_burst_us", 1000));
+	ASSERT_EQ(0, run("%s", MRC_TBF_5MBIT));
+	for (k = 0; k < 20; k++) {
+		c1 = ci;
+		msg_round(_metadata, c, s, buf, sz, m++, &ci);
+		if (ci.tx_chunks == c1.tx_chunks)
+			break;
+	}
+	TH_LOG("unshaped: %llu chunks, %llu bursts; shaped: chunks stopped after %d messages,",
+	       (unsigned long long)c0.tx_chunks, (unsigned long long)c0.tx_bursts, k + 1);
+	TH_LOG("  %llu segments of chunks sent alone",
+	       (unsigned long long)(ci.tx_chunk_alone - c0.tx_chunk_alone));
+	EXPECT_EQ(c1.tx_chunks, ci.tx_chunks) TH_LOG("chunks did not stop in 20 messages");
+	c1 = ci;
+	for (k = 0; k < 3; k++)
+		msg_round(_metadata, c, s, buf, sz, m++, &ci);
+	EXPECT_EQ(c1.tx_chunks, ci.tx_chunks);
+	EXPECT_EQ(c1.tx_bursts, ci.tx_bursts);
+	EXPECT_EQ(c1.tx_chunk_alone, ci.tx_chunk_alone);
+	/* 3 */
+	run("tc qdisc del dev a0 root; tc qdisc del dev a1 root");
+	ASSERT_EQ(0, mrc_set_param("tx_burst_us", fast_us));
+	c1 = ci;
+	for (k = 0; k < 20 && ci.tx_chunks == c1.tx_chunks; k++)
+		msg_round(_metadata, c, s, buf, sz, m++, &ci);
+	TH_LOG("unshaped again: chunks after %d messages", k);
+	EXPECT_LT(c1.tx_bursts, ci.tx_bursts);
+	EXPECT_LT(c1.tx_chunks, ci.tx_chunks) TH_LOG("no chunk in 20 messages");
+	ASSERT_EQ(0, get_info(s, &si));
+	EXPECT_EQ((unsigned long long)m, si.rx_msgs);
+	EXPECT_EQ((unsigned long long)m * segs, si.rx_pkts);
+	close(c);
+	close(s);
+	free(buf);
+}
+
+/*
  * C5: a plane's rail replaced by another netdevice under a live
  * connection.  The route cached for the old rail must not be used again
  * (it was, until something made that route obsolete): after the swap not
