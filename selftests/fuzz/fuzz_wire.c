@@ -14,14 +14,15 @@
  *    type-specific part copied unchanged; a REQ exactly 676 bytes (no
  *    ACCEPT is larger) with zero padding, an isn and no echo, an ACCEPT
  *    with an echo;
- *  - round trip: a packet rebuilt from struct mrc_pkt (the core has no
- *    builder; this one follows the kernel's, input.c) must be the input's
- *    header bytes again, and parse to the same struct mrc_pkt;
+ *  - round trip: a packet rebuilt from struct mrc_pkt with core/wire.c's
+ *    builders (the module's) must be the input's header bytes again, and
+ *    parse to the same struct mrc_pkt;
  *  - the parser must not write to its input.
  */
 #include <stddef.h>
 #include "fuzz.h"
 #include "core/wire.h"
+#include "../wire_rebuild.h"
 
 /* wire.c's limits, documented in wire.rst. */
 #define PLANES		32
@@ -286,48 +287,6 @@ static void check_accepted(const u8 *b, size_t len, const struct mrc_pkt *pkt)
 		   pkt->type, pkt->hdr_len, hdr);
 }
 
-/* Rebuild the headers from @pkt, as the kernel builds packets. */
-static size_t rebuild(u8 *buf, const struct mrc_pkt *pkt)
-{
-	struct mrc_wire_hdr h = {
-		.version = MRC_WIRE_VERSION,
-		.type = pkt->type,
-		.flags = cpu_to_be16(pkt->flags),
-		.dst_conn = cpu_to_be32(pkt->dst_conn),
-		.src_conn = cpu_to_be32(pkt->src_conn),
-	};
-	u8 *p = buf + sizeof(h);
-
-	memcpy(buf, &h, sizeof(h));
-	switch (pkt->type) {
-	case MRC_PKT_DATA:
-	case MRC_PKT_CLOSE:
-		memcpy(p, &pkt->u.data, sizeof(pkt->u.data));
-		return MRC_DATA_HDR_LEN;
-	case MRC_PKT_ACK:
-	case MRC_PKT_NACK:
-		memcpy(p, &pkt->u.ack, sizeof(pkt->u.ack));
-		return MRC_ACK_LEN;
-	case MRC_PKT_REQ:
-	case MRC_PKT_ACCEPT:
-		memcpy(p, &pkt->u.req.req, sizeof(pkt->u.req.req));
-		memcpy(p + sizeof(pkt->u.req.req), pkt->u.req.rails,
-		       pkt->u.req.req.n_rails * sizeof(pkt->u.req.rails[0]));
-		if (pkt->type == MRC_PKT_ACCEPT)
-			return MRC_REQ_LEN(pkt->u.req.req.n_rails);
-		/* as handshake.c: zeros up to the largest ACCEPT */
-		memset(buf + MRC_REQ_LEN(pkt->u.req.req.n_rails), 0,
-		       MRC_REQ_WIRE_LEN - MRC_REQ_LEN(pkt->u.req.req.n_rails));
-		return MRC_REQ_WIRE_LEN;
-	case MRC_PKT_RESET:
-		memcpy(p, &pkt->u.reset, sizeof(pkt->u.reset));
-		return MRC_RESET_LEN;
-	default:
-		memcpy(p, &pkt->u.probe, sizeof(pkt->u.probe));
-		return MRC_PROBE_LEN;
-	}
-}
-
 int FUZZ_ENTRY(const u8 *data, size_t size)
 {
 	static struct mrc_pkt pkt, pkt2;
@@ -387,7 +346,7 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 	/* Round trip: rebuilt headers + the payload parse to the same. */
 	again = malloc(size);
 	FUZZ_CHECK(again, "out of memory");
-	hlen = rebuild(again, &pkt);
+	hlen = wire_rebuild(again, &pkt);
 	FUZZ_CHECK(hlen == pkt.hdr_len, "rebuilt %zu bytes, hdr_len %u", hlen,
 		   pkt.hdr_len);
 	FUZZ_CHECK(!memcmp(again, data, hlen), "rebuilt headers differ");

@@ -213,15 +213,6 @@ struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
 	return NULL;
 }
 
-static void mrc_fill_hdr(struct mrc_wire_hdr *h, u8 type, u32 dst, u32 src)
-{
-	h->version = MRC_WIRE_VERSION;
-	h->type = type;
-	h->flags = 0;
-	h->dst_conn = cpu_to_be32(dst);
-	h->src_conn = cpu_to_be32(src);
-}
-
 /*
  * A REQ or ACCEPT of @ms.  A REQ is padded to MRC_REQ_WIRE_LEN, so that no
  * ACCEPT is larger than the REQ it answers; an ACCEPT echoes the REQ's isn.
@@ -229,47 +220,38 @@ static void mrc_fill_hdr(struct mrc_wire_hdr *h, u8 type, u32 dst, u32 src)
  */
 static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 {
-	struct mrc_wire_req *req;
+	struct mrc_req_info r = {
+		.dst_port = ntohs(ms->peer.smrc_port),
+		.src_port = ntohs(ms->local.smrc_port),
+		.isn = ms->isn,
+		.rwnd = mrc_input_initial_credit(ms, ms->mdev),
+		.max_payload = ms->seg_size,
+		.max_msg_size = ms->max_msg,
+		.echo = type == MRC_PKT_ACCEPT ? ms->peer_isn : 0,
+	};
 	struct sk_buff *skb;
-	u32 plane, n = 0;
+	u32 plane, i = 0;
+	void *body;
 
 	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < ms->nrails; plane++)
-		n += !!ms->lrail[plane].family;
+		r.n_rails += !!ms->lrail[plane].family;
 	skb = mrc_xmit_alloc(ms, type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN :
-					       MRC_REQ_LEN(n));
+					       MRC_REQ_LEN(r.n_rails));
 	if (!skb)
 		return NULL;
-	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), type,
-		     type == MRC_PKT_REQ ? 0 : ms->peer_id, ms->id);
-	req = skb_put_zero(skb, sizeof(*req));
-	req->dst_port = ms->peer.smrc_port;
-	req->src_port = ms->local.smrc_port;
-	req->isn = cpu_to_be32(ms->isn);
-	req->rwnd = cpu_to_be32(mrc_input_initial_credit(ms, ms->mdev));
-	req->max_payload = cpu_to_be16(ms->seg_size);
-	req->n_rails = n;
-	req->max_msg_size = cpu_to_be32(ms->max_msg);
-	if (type == MRC_PKT_ACCEPT)
-		req->echo = cpu_to_be32(ms->peer_isn);
+	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type, 0,
+			 type == MRC_PKT_REQ ? 0 : ms->peer_id, ms->id);
+	body = skb_tail_pointer(skb);
+	skb_put(skb, mrc_wire_put_req(body, type, &r) - MRC_HDR_LEN);
 	for (plane = 0; plane < ms->nrails; plane++) {
 		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
-		struct mrc_wire_rail *wr;
 
-		if (!er->family)
-			continue;
-		wr = skb_put_zero(skb, sizeof(*wr));
-		wr->plane = plane;
-		if (er->family == AF_INET) {
-			wr->family = 4;
-			memcpy(wr->addr, &er->addr.s6_addr32[3], 4);
-		} else {
-			wr->family = 6;
-			memcpy(wr->addr, &er->addr, 16);
-		}
+		if (er->family == AF_INET)
+			mrc_wire_put_rail(body, i++, plane, 4, &er->addr.s6_addr32[3]);
+		else if (er->family)
+			mrc_wire_put_rail(body, i++, plane, 6, &er->addr);
 	}
-	if (type == MRC_PKT_REQ)
-		skb_put_zero(skb, MRC_REQ_WIRE_LEN - MRC_REQ_LEN(n));
 	return skb;
 }
 
@@ -500,7 +482,6 @@ bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq)
  */
 void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 {
-	struct mrc_wire_reset *r;
 	struct sk_buff *skb;
 	int path;
 	u8 plane;
@@ -509,10 +490,9 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 	skb = mrc_xmit_alloc(ms, MRC_RESET_LEN);
 	if (!skb)
 		return;
-	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, ms->peer_id,
-		     ms->state == MRC_ST_REQ_RCVD ? ms->peer_isn : ms->id);
-	r = skb_put(skb, sizeof(*r));
-	r->reason = cpu_to_be32(reason);
+	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, 0, ms->peer_id,
+			 ms->state == MRC_ST_REQ_RCVD ? ms->peer_isn : ms->id);
+	mrc_wire_put_reset(skb_put(skb, sizeof(struct mrc_wire_reset)), reason);
 	if (ms->state == MRC_ST_REQ_RCVD) {
 		/* Where the ACCEPT went: the rails are not proven yet. */
 		mrc_prepare_accept(ms, skb);
@@ -579,7 +559,6 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 		     u32 reason)
 {
 	struct in6_addr laddr;
-	struct mrc_wire_reset *r;
 	struct sk_buff *skb;
 
 	if (!mrc_reset_reply_allowed(mdev) ||
@@ -590,11 +569,10 @@ void mrc_reset_reply(struct mrc_dev *mdev, struct mrc_rail *rail,
 	skb = mrc_xmit_alloc(NULL, MRC_RESET_LEN);
 	if (!skb)
 		return;
-	mrc_fill_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, pkt->src_conn,
-		     pkt->type == MRC_PKT_REQ ? be32_to_cpu(pkt->u.req.req.isn) :
-		     pkt->dst_conn);
-	r = skb_put(skb, sizeof(*r));
-	r->reason = cpu_to_be32(reason);
+	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), MRC_PKT_RESET, 0, pkt->src_conn,
+			 pkt->type == MRC_PKT_REQ ? be32_to_cpu(pkt->u.req.req.isn) :
+			 pkt->dst_conn);
+	mrc_wire_put_reset(skb_put(skb, sizeof(struct mrc_wire_reset)), reason);
 	mrc_xmit_reply(mdev, skb, READ_ONCE(rail->plane), &laddr, saddr, 0);
 }
 

@@ -266,14 +266,10 @@ static void mrc_input_advertise(struct mrc_sock *ms, u32 rwnd)
 static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 			   struct sk_buff_head *xq)
 {
-	struct mrc_wire_ack *a;
-	struct mrc_wire_hdr *h;
+	struct mrc_ack_info a;
 	struct sk_buff *skb;
-	u64 bits[MRC_SACK_WORDS];
-	u32 cum, base, i, rwnd;
-	int path = -1;
-	u32 delay;
 	u8 plane = ms->ack_trig_plane;
+	int path = -1;
 	u16 ev;
 
 	lockdep_assert_held(&ms->lock);
@@ -285,30 +281,20 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 		return;
 	}
 	mrc_conn_stop_ack(ms);
-	h = skb_put(skb, MRC_HDR_LEN);
-	h->version = MRC_WIRE_VERSION;
-	h->type = type;
-	h->flags = cpu_to_be16(ms->ack_trig.ce ? MRC_F_ACK_CE : 0);
-	h->dst_conn = cpu_to_be32(ms->peer_id);
-	h->src_conn = cpu_to_be32(ms->id);
-	a = skb_put_zero(skb, sizeof(*a));
-	mrc_rxwin_sack(&ms->rxw, &cum, &base, bits);
-	a->cum_psn = cpu_to_be32(cum);
-	a->sack_base = cpu_to_be32(base);
-	for (i = 0; i < MRC_SACK_WORDS; i++)
-		a->sack[i] = cpu_to_be64(bits[i]);
-	a->trig_psn = cpu_to_be32(ms->ack_trig.psn);
-	a->trig_ev = cpu_to_be16(ms->ack_trig.ev);
-	a->trig_tx = ms->ack_trig.tx;
-	a->nack_reason = reason;
-	a->ce_count = cpu_to_be32(ms->ce_count);
+	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type,
+			 ms->ack_trig.ce ? MRC_F_ACK_CE : 0, ms->peer_id, ms->id);
+	mrc_rxwin_sack(&ms->rxw, &a.cum, &a.base, a.bits);
+	a.trig_psn = ms->ack_trig.psn;
+	a.trig_ev = ms->ack_trig.ev;
+	a.trig_tx = ms->ack_trig.tx;
+	a.nack_reason = reason;
+	a.ce_count = ms->ce_count;
 	/* Never less than we promised already: the credit does not shrink. */
-	rwnd = mrc_input_rwnd(ms);
-	mrc_input_advertise(ms, rwnd);
+	mrc_input_advertise(ms, mrc_input_rwnd(ms));
 	mrc_input_commit(ms);
-	a->rwnd_psn = cpu_to_be32(ms->rwnd_adv);
-	delay = mrc_now_us() - ms->ack_trig_at;	/* u32 time wraps */
-	a->ack_delay_us = cpu_to_be32(delay);
+	a.rwnd_psn = ms->rwnd_adv;
+	a.ack_delay_us = mrc_now_us() - ms->ack_trig_at;	/* u32 time wraps */
+	mrc_wire_put_ack(skb_put(skb, sizeof(struct mrc_wire_ack)), &a);
 
 	/* Back on the plane the trigger came in on (if proven), with its EV. */
 	ev = ms->ack_trig.ev;
@@ -1049,20 +1035,12 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 			  const struct mrc_pkt *pkt, u32 now, bool *dropped,
 			  struct sk_buff_head *xq)
 {
-	const struct mrc_wire_ack *wa = &pkt->u.ack;
 	struct mrc_ack_result res;
 	struct mrc_ack_info a;
-	u32 rwnd, rtt, reo, i;
+	u32 rwnd, rtt, reo;
 	bool trimmed, progress = false;
 
-	a.cum = be32_to_cpu(wa->cum_psn);
-	a.base = be32_to_cpu(wa->sack_base);
-	for (i = 0; i < MRC_SACK_WORDS; i++)
-		a.bits[i] = be64_to_cpu(wa->sack[i]);
-	a.trig_psn = be32_to_cpu(wa->trig_psn);
-	a.trig_ev = be16_to_cpu(wa->trig_ev);
-	a.trig_tx = wa->trig_tx;
-	a.ack_delay_us = be32_to_cpu(wa->ack_delay_us);
+	mrc_wire_get_ack(&pkt->u.ack, &a);
 
 	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, now,
 			   mrc_output_acked, ms, &res)) {
@@ -1070,7 +1048,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 		return;
 	}
 	ms->stats.acks_rx++;
-	rwnd = be32_to_cpu(wa->rwnd_psn);
+	rwnd = a.rwnd_psn;
 	if (mrc_psn_after(rwnd, ms->rwnd_psn) &&
 	    rwnd - ms->txw.una <= MRC_WIN_PKTS) {
 		ms->rwnd_psn = rwnd;
@@ -1095,9 +1073,9 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	 * (congestion); it is sent again at once.
 	 */
 	trimmed = pkt->type == MRC_PKT_NACK &&
-		  wa->nack_reason == MRC_NACK_TRIMMED;
+		  a.nack_reason == MRC_NACK_TRIMMED;
 	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
-		       be32_to_cpu(wa->ce_count), trimmed);
+		       a.ce_count, trimmed);
 	if (trimmed)
 		mrc_txwin_nacked(&ms->txw, ms->txpaths, ms->npaths, &a,
 				 mrc_output_lost_quiet, ms);

@@ -334,25 +334,20 @@ static void mrc_output_hdr(const struct mrc_sock *ms,
 			   const struct mrc_skb_cb *cb, u32 i, struct mrc_wire_hdr *h,
 			   u32 psn, u8 tx_count, u16 ev, bool ack_now)
 {
-	u32 off = mrc_output_seg_off(cb, i);
-	struct mrc_wire_data *d;
+	struct mrc_data_info d = {
+		.psn = psn,
+		.msg_id = cb->msg_id,
+		.msg_len = cb->msg_len,
+		.offset = mrc_output_seg_off(cb, i),
+		.ev = ev,
+		.tx_count = tx_count,
+	};
 
-	h->version = MRC_WIRE_VERSION;
-	h->type = cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA;
-	h->flags = cpu_to_be16(ack_now || cb->close ||
-			       off + mrc_output_seg_len(cb, i) == cb->msg_len ?
-			       MRC_F_DATA_ACK_NOW : 0);
-	h->dst_conn = cpu_to_be32(ms->peer_id);
-	h->src_conn = cpu_to_be32(ms->id);
-	d = (struct mrc_wire_data *)(h + 1);
-	d->psn = cpu_to_be32(psn);
-	d->msg_id = cpu_to_be32(cb->msg_id);
-	d->msg_len = cpu_to_be32(cb->msg_len);
-	d->offset = cpu_to_be32(off);
-	d->ev = cpu_to_be16(ev);
-	d->tx_count = tx_count;
-	d->reserved = 0;
-	d->reserved2 = 0;
+	mrc_wire_put_hdr(h, cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA,
+			 ack_now || cb->close ||
+			 d.offset + mrc_output_seg_len(cb, i) == cb->msg_len ?
+			 MRC_F_DATA_ACK_NOW : 0, ms->peer_id, ms->id);
+	mrc_wire_put_data(h + 1, &d);
 }
 
 /*
@@ -792,23 +787,16 @@ bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 		      const struct mrc_wire_probe *body, u8 plane,
 		      struct sk_buff_head *xq)
 {
-	struct mrc_wire_probe *p;
-	struct mrc_wire_hdr *h;
 	struct sk_buff *skb;
 
 	lockdep_assert_held(&ms->lock);
 	skb = mrc_xmit_alloc(ms, MRC_PROBE_LEN);
 	if (!skb)
 		return false;
-	h = skb_put(skb, MRC_HDR_LEN);
-	h->version = MRC_WIRE_VERSION;
-	h->type = type;
-	h->flags = cpu_to_be16(flags);
-	h->dst_conn = cpu_to_be32(ms->peer_id);
-	h->src_conn = cpu_to_be32(ms->id);
-	p = skb_put(skb, sizeof(*p));
-	*p = *body;
-	p->reserved = 0;
+	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type, flags, ms->peer_id, ms->id);
+	mrc_wire_put_probe(skb_put(skb, sizeof(struct mrc_wire_probe)),
+			   be32_to_cpu(body->seq), be16_to_cpu(body->ev),
+			   be32_to_cpu(body->stamp));
 	mrc_xmit_prepare(ms, skb, plane, be16_to_cpu(body->ev) & MRC_EV_MAX);
 	__skb_queue_tail(xq, skb);
 	return true;

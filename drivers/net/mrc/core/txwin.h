@@ -93,26 +93,6 @@ struct mrc_txwin {
 };
 
 /**
- * struct mrc_ack_info - an ACK in host order
- * @cum: every PSN before it arrived
- * @base: first PSN of @bits
- * @bits: SACK bitmap (see struct mrc_wire_ack)
- * @trig_psn: PSN of the packet that triggered the ACK
- * @trig_ev: its EV
- * @trig_tx: its tx_count
- * @ack_delay_us: receiver's delay before acknowledging
- */
-struct mrc_ack_info {
-	u32 cum;
-	u32 base;
-	u64 bits[MRC_SACK_WORDS];
-	u32 trig_psn;
-	u16 trig_ev;
-	u8 trig_tx;
-	u32 ack_delay_us;
-};
-
-/**
  * struct mrc_ack_result - what an ACK changed
  * @acked_pkts: records newly ACKED
  * @acked_bytes: their @len summed

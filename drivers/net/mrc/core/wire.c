@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/wire.c - validation of received mrc packets (wire format v2).
+ * core/wire.c - validation of received mrc packets (wire format v2), and
+ * the builders of the packets we send.
  *
  * Everything here is attacker-controlled: every field is read from a
  * local copy made after the length was checked (a REQ's or ACCEPT's
@@ -273,6 +274,120 @@ size_t mrc_wire_hdr_need(const void *buf, size_t len)
 		break;
 	}
 	return need < len ? need : len;
+}
+
+/*
+ * The builders fill a local struct and copy it out: a part starts 12
+ * bytes into a packet, and an skb's data has no alignment to promise
+ * (an ACK's __be64 words would be misaligned in place).
+ */
+void mrc_wire_put_hdr(void *buf, u8 type, u16 flags, u32 dst_conn, u32 src_conn)
+{
+	struct mrc_wire_hdr h = {
+		.version = MRC_WIRE_VERSION,
+		.type = type,
+		.flags = cpu_to_be16(flags),
+		.dst_conn = cpu_to_be32(dst_conn),
+		.src_conn = cpu_to_be32(src_conn),
+	};
+
+	memcpy(buf, &h, sizeof(h));
+}
+
+void mrc_wire_put_data(void *buf, const struct mrc_data_info *d)
+{
+	struct mrc_wire_data w = {
+		.psn = cpu_to_be32(d->psn),
+		.msg_id = cpu_to_be32(d->msg_id),
+		.msg_len = cpu_to_be32(d->msg_len),
+		.offset = cpu_to_be32(d->offset),
+		.ev = cpu_to_be16(d->ev),
+		.tx_count = d->tx_count,
+	};
+
+	memcpy(buf, &w, sizeof(w));
+}
+
+void mrc_wire_put_ack(void *buf, const struct mrc_ack_info *a)
+{
+	struct mrc_wire_ack w = {
+		.cum_psn = cpu_to_be32(a->cum),
+		.sack_base = cpu_to_be32(a->base),
+		.trig_psn = cpu_to_be32(a->trig_psn),
+		.trig_ev = cpu_to_be16(a->trig_ev),
+		.trig_tx = a->trig_tx,
+		.nack_reason = a->nack_reason,
+		.ce_count = cpu_to_be32(a->ce_count),
+		.rwnd_psn = cpu_to_be32(a->rwnd_psn),
+		.ack_delay_us = cpu_to_be32(a->ack_delay_us),
+	};
+	int i;
+
+	for (i = 0; i < MRC_SACK_WORDS; i++)
+		w.sack[i] = cpu_to_be64(a->bits[i]);
+	memcpy(buf, &w, sizeof(w));
+}
+
+void mrc_wire_get_ack(const struct mrc_wire_ack *w, struct mrc_ack_info *a)
+{
+	int i;
+
+	a->cum = be32_to_cpu(w->cum_psn);
+	a->base = be32_to_cpu(w->sack_base);
+	for (i = 0; i < MRC_SACK_WORDS; i++)
+		a->bits[i] = be64_to_cpu(w->sack[i]);
+	a->trig_psn = be32_to_cpu(w->trig_psn);
+	a->trig_ev = be16_to_cpu(w->trig_ev);
+	a->trig_tx = w->trig_tx;
+	a->nack_reason = w->nack_reason;
+	a->ce_count = be32_to_cpu(w->ce_count);
+	a->rwnd_psn = be32_to_cpu(w->rwnd_psn);
+	a->ack_delay_us = be32_to_cpu(w->ack_delay_us);
+}
+
+void mrc_wire_put_reset(void *buf, u32 reason)
+{
+	struct mrc_wire_reset w = { .reason = cpu_to_be32(reason) };
+
+	memcpy(buf, &w, sizeof(w));
+}
+
+void mrc_wire_put_probe(void *buf, u32 seq, u16 ev, u32 stamp)
+{
+	struct mrc_wire_probe w = {
+		.seq = cpu_to_be32(seq),
+		.ev = cpu_to_be16(ev),
+		.stamp = cpu_to_be32(stamp),
+	};
+
+	memcpy(buf, &w, sizeof(w));
+}
+
+size_t mrc_wire_put_req(void *buf, u8 type, const struct mrc_req_info *r)
+{
+	size_t len = type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN : MRC_REQ_LEN(r->n_rails);
+	struct mrc_wire_req w = {
+		.dst_port = cpu_to_be16(r->dst_port),
+		.src_port = cpu_to_be16(r->src_port),
+		.isn = cpu_to_be32(r->isn),
+		.rwnd = cpu_to_be32(r->rwnd),
+		.max_payload = cpu_to_be16(r->max_payload),
+		.n_rails = r->n_rails,
+		.max_msg_size = cpu_to_be32(r->max_msg_size),
+		.echo = cpu_to_be32(r->echo),
+	};
+
+	memset((u8 *)buf + sizeof(w), 0, len - MRC_HDR_LEN - sizeof(w));
+	memcpy(buf, &w, sizeof(w));
+	return len;
+}
+
+void mrc_wire_put_rail(void *buf, u32 i, u8 plane, u8 family, const void *addr)
+{
+	struct mrc_wire_rail w = { .plane = plane, .family = family };
+
+	memcpy(w.addr, addr, family == 4 ? 4 : 16);
+	memcpy((u8 *)buf + sizeof(struct mrc_wire_req) + i * sizeof(w), &w, sizeof(w));
 }
 
 static const char * const mrc_drop_names[__MRC_DROP_MAX] = {

@@ -310,6 +310,150 @@ enum mrc_drop_reason mrc_wire_parse(const void *buf, size_t len,
  */
 size_t mrc_wire_hdr_need(const void *buf, size_t len);
 
+/*
+ * Builders: the module, mrcinject and the tests write packets with these
+ * (host order in, wire order out), and mrc_wire_parse() reads them back.
+ * Each writes exactly its part's size at @buf, which has room for it.
+ */
+
+/**
+ * mrc_wire_put_hdr() - write the common header (MRC_HDR_LEN bytes)
+ * @buf: where
+ * @type: enum mrc_pkt_type
+ * @flags: MRC_F_* flags of @type
+ * @dst_conn: the receiver's connection id (0 in a REQ)
+ * @src_conn: the sender's connection id
+ */
+void mrc_wire_put_hdr(void *buf, u8 type, u16 flags, u32 dst_conn, u32 src_conn);
+
+/**
+ * struct mrc_data_info - a DATA or CLOSE header in host order
+ * @psn: see struct mrc_wire_data
+ * @msg_id: the message's number (CLOSE: messages sent in all)
+ * @msg_len: its length (0 in CLOSE)
+ * @offset: where the payload goes in the message
+ * @ev: entropy value of the transmission
+ * @tx_count: 0 for a first transmission, then 1, 2, ...
+ */
+struct mrc_data_info {
+	u32 psn;
+	u32 msg_id;
+	u32 msg_len;
+	u32 offset;
+	u16 ev;
+	u8 tx_count;
+};
+
+/**
+ * mrc_wire_put_data() - write a DATA or CLOSE part (after the header)
+ * @buf: where (sizeof(struct mrc_wire_data) bytes)
+ * @d: its fields
+ */
+void mrc_wire_put_data(void *buf, const struct mrc_data_info *d);
+
+/**
+ * struct mrc_ack_info - an ACK or NACK in host order
+ * @cum: every PSN before it arrived
+ * @base: first PSN of @bits
+ * @bits: SACK bitmap (see struct mrc_wire_ack)
+ * @trig_psn: PSN of the packet that triggered the ACK
+ * @trig_ev: its EV
+ * @trig_tx: its tx_count
+ * @nack_reason: enum mrc_nack_reason (MRC_NACK_NONE in an ACK)
+ * @ce_count: CE-marked packets received so far
+ * @rwnd_psn: the receiver's credit: it accepts PSNs below this
+ * @ack_delay_us: receiver's delay before acknowledging
+ */
+struct mrc_ack_info {
+	u32 cum;
+	u32 base;
+	u64 bits[MRC_SACK_WORDS];
+	u32 trig_psn;
+	u16 trig_ev;
+	u8 trig_tx;
+	u8 nack_reason;
+	u32 ce_count;
+	u32 rwnd_psn;
+	u32 ack_delay_us;
+};
+
+/**
+ * mrc_wire_put_ack() - write an ACK or NACK part (after the header)
+ * @buf: where (sizeof(struct mrc_wire_ack) bytes)
+ * @a: its fields
+ */
+void mrc_wire_put_ack(void *buf, const struct mrc_ack_info *a);
+
+/**
+ * mrc_wire_get_ack() - the fields of a parsed ACK or NACK, in host order
+ * @w: its part, as mrc_wire_parse() copied it (struct mrc_pkt u.ack)
+ * @a: filled
+ */
+void mrc_wire_get_ack(const struct mrc_wire_ack *w, struct mrc_ack_info *a);
+
+/**
+ * mrc_wire_put_reset() - write a RESET part (after the header)
+ * @buf: where (sizeof(struct mrc_wire_reset) bytes)
+ * @reason: enum mrc_reset_reason
+ */
+void mrc_wire_put_reset(void *buf, u32 reason);
+
+/**
+ * mrc_wire_put_probe() - write a PROBE or PROBE_ACK part (after the header)
+ * @buf: where (sizeof(struct mrc_wire_probe) bytes)
+ * @seq: probe number (0: a window probe), or a challenge's high half
+ * @ev: EV probed
+ * @stamp: the sender's timestamp, or a challenge's low half
+ */
+void mrc_wire_put_probe(void *buf, u32 seq, u16 ev, u32 stamp);
+
+/**
+ * struct mrc_req_info - a REQ or ACCEPT part in host order (rails apart)
+ * @dst_port: see struct mrc_wire_req
+ * @src_port: the sender's mrc port
+ * @isn: its first PSN
+ * @rwnd: its initial credit, in packets
+ * @max_payload: the largest DATA payload it receives
+ * @n_rails: rails that follow (1..MRC_WIRE_MAX_RAILS)
+ * @max_msg_size: the largest message it accepts
+ * @echo: ACCEPT: the REQ's isn; REQ: 0
+ */
+struct mrc_req_info {
+	u16 dst_port;
+	u16 src_port;
+	u32 isn;
+	u32 rwnd;
+	u16 max_payload;
+	u8 n_rails;
+	u32 max_msg_size;
+	u32 echo;
+};
+
+/**
+ * mrc_wire_put_req() - write a REQ or ACCEPT part (after the header)
+ * @buf: where: the part, @r->n_rails rails and a REQ's padding, up to
+ *	MRC_REQ_WIRE_LEN - MRC_HDR_LEN bytes
+ * @type: MRC_PKT_REQ or MRC_PKT_ACCEPT
+ * @r: its fields
+ *
+ * The rails are zeroed, for mrc_wire_put_rail() to fill, and so is a
+ * REQ's padding.
+ *
+ * Return: the packet's length with its header: MRC_REQ_WIRE_LEN for a
+ * REQ, MRC_REQ_LEN(@r->n_rails) for an ACCEPT.
+ */
+size_t mrc_wire_put_req(void *buf, u8 type, const struct mrc_req_info *r);
+
+/**
+ * mrc_wire_put_rail() - write rail @i of a REQ or ACCEPT part
+ * @buf: the part, as mrc_wire_put_req() wrote it
+ * @i: the rail's index, below its n_rails
+ * @plane: the rail's plane
+ * @family: 4 or 6
+ * @addr: 4 or 16 bytes, network order
+ */
+void mrc_wire_put_rail(void *buf, u32 i, u8 plane, u8 family, const void *addr);
+
 /**
  * mrc_wire_drop_reason_name() - short name of a drop reason
  * @reason: enum mrc_drop_reason
