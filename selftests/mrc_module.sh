@@ -27,13 +27,23 @@ check_eq "path and congestion tunables are writable by root (0644)" \
 	"644 644 644 644 644 644 644" "$(cd $params && stat -c %a $tun 2>&1 | xargs)"
 check_eq "tunables show the documented defaults (qdelay: the VM's, see lib.sh)" \
 	"1048576 ${MRC_QDELAY_US:-10000} 16 1000 10000 3 8" "$(cd $params && cat $tun 2>&1 | xargs)"
-bounds="min_seg_size dev_rmem_max orphan_fin_timeout_ms max_orphans half_open_timeout_ms"
+bounds="min_seg_size dev_rmem_max orphan_fin_timeout_ms max_orphans half_open_timeout_ms dead_peer_ms"
 check_eq "bounds are writable by root (0644) and show their documented defaults" \
-	"644 644 644 644 644 512 268435456 10000 4096 10000" \
+	"644 644 644 644 644 644 512 268435456 10000 4096 10000 10000" \
 	"$(cd $params && stat -c %a $bounds 2>&1 | xargs) $(cd $params && cat $bounds 2>&1 | xargs)"
 IFS=, read -r m0 m1 m2 <"$params/mem"
 check "the protocol's memory limits (mem) are set and ordered: $m0 $m1 $m2 pages" \
 	test "$m0" -gt 0 -a "$m0" -le "$m1" -a "$m1" -le "$m2"
+dp=()
+for v in 999 3600001 1000 3600000 10000; do
+	if { echo $v >$params/dead_peer_ms; } 2>/dev/null; then
+		dp+=("$(cat $params/dead_peer_ms)")
+	else
+		dp+=("refused:$(cat $params/dead_peer_ms)")
+	fi
+done
+check_eq "dead_peer_ms: 999 and 3600001 refused (unchanged), 1000 and 3600000 taken, 10000 back" \
+	"refused:10000 refused:10000 1000 3600000 10000" "${dp[*]}"
 check_fails "writing a read-only parameter is refused" \
 	sh -c "echo 25 > $params/family"
 check_eq "family is unchanged after the refused write" \

@@ -47,6 +47,10 @@ unsigned int mrc_orphan_fin_timeout_ms = 10000;
 module_param_named(orphan_fin_timeout_ms, mrc_orphan_fin_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(orphan_fin_timeout_ms,
 		 "How long a closed socket whose data is all acknowledged waits for the peer's CLOSE, ms");
+unsigned int mrc_dead_peer_ms = MRC_DEAD_PEER_MS;
+MRC_PARAM_UINT_RANGE(dead_peer_ms, mrc_dead_peer_ms, 1000, 3600000);
+MODULE_PARM_DESC(dead_peer_ms,
+		 "No progress for this long ends a connection with ETIMEDOUT, and a connect() with no ACCEPT, ms (1000-3600000)");
 unsigned int mrc_half_open_timeout_ms = MRC_DEAD_PEER_MS;
 module_param_named(half_open_timeout_ms, mrc_half_open_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(half_open_timeout_ms,

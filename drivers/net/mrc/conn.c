@@ -425,7 +425,7 @@ unsigned long mrc_conn_orphan_deadline(const struct mrc_sock *ms)
 	if (ms->close_acked)
 		return ms->close_acked_at +
 		       msecs_to_jiffies(READ_ONCE(mrc_orphan_fin_timeout_ms));
-	return ms->last_progress + msecs_to_jiffies(MRC_DEAD_PEER_MS);
+	return ms->last_progress + msecs_to_jiffies(READ_ONCE(mrc_dead_peer_ms));
 }
 
 /*
@@ -448,7 +448,7 @@ static void mrc_conn_rto(struct timer_list *t)
 {
 	struct mrc_sock *ms = from_timer(ms, t, rto_timer);
 	struct sk_buff_head xq;
-	unsigned long dead = msecs_to_jiffies(MRC_DEAD_PEER_MS);
+	unsigned long dead = msecs_to_jiffies(READ_ONCE(mrc_dead_peer_ms));
 
 	mrc_conn_lock(ms, &xq);
 	/*

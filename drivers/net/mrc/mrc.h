@@ -296,7 +296,7 @@ struct mrc_net {
 #define MRC_RTO_MIN_US		20000	/* 20 ms: TCG timers are coarse */
 #define MRC_RTO_MAX_US		2000000
 #define MRC_RTO_INIT_US		200000
-#define MRC_DEAD_PEER_MS	10000	/* no progress for this long: ETIMEDOUT */
+#define MRC_DEAD_PEER_MS	10000	/* dead_peer_ms default (no progress: ETIMEDOUT) */
 #define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
 #define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
 #define MRC_ACK_EVERY		16	/* ack_every default: ACK at least every N packets */

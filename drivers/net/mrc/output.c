@@ -179,7 +179,7 @@ static u32 mrc_output_seg_len(const struct mrc_skb_cb *cb, u32 i)
 /*
  * Data is queued on a connection that had nothing outstanding and nothing
  * waiting: the wait for the peer starts now, and so does the dead-peer
- * clock (MRC_DEAD_PEER_MS counts from the last progress, and an idle
+ * clock (dead_peer_ms counts from the last progress, and an idle
  * connection made none for as long as it had nothing to send), whether
  * the data leaves at once or waits for credit or a path.
  */

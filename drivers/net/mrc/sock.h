@@ -721,6 +721,7 @@ extern unsigned long mrc_dev_rmem_max;
 extern unsigned int mrc_orphan_fin_timeout_ms;
 extern unsigned int mrc_max_orphans;
 extern unsigned int mrc_half_open_timeout_ms;
+extern unsigned int mrc_dead_peer_ms;
 extern atomic_t mrc_orphans;
 
 /**
