@@ -27,10 +27,18 @@ EOF2
 ip -n mrc-lb link add mrc9 type mrc
 
 # ---- isolation -----------------------------------------------------------
-check_eq "namespace A sees only its device" "mrc0" \
-	"$(mrcctl -n mrc-la -j dev show | python3 -c 'import json,sys; print(" ".join(d["ifname"] for d in json.load(sys.stdin)))')"
-check_eq "namespace B sees only its device" "mrc9" \
-	"$(mrcctl -n mrc-lb -j dev show | python3 -c 'import json,sys; print(" ".join(d["ifname"] for d in json.load(sys.stdin)))')"
+# dev_names NS: the devices mrcctl dev show lists in NS (a device's line
+# is "NAME: ifindex ...", its rails' lines are indented)
+dev_names() {
+	local l out=
+
+	while IFS= read -r l; do
+		[[ $l == [![:space:]]*:\ ifindex\ * ]] && out+="${out:+ }${l%%:*}"
+	done < <(mrcctl -n "$1" dev show)
+	echo "$out"
+}
+check_eq "namespace A sees only its device" "mrc0" "$(dev_names mrc-la)"
+check_eq "namespace B sees only its device" "mrc9" "$(dev_names mrc-lb)"
 check_output "namespace B sees none of A's rails" "[]" mrcctl -n mrc-lb -j rail show
 check_output "the init namespace sees neither" "[]" mrcctl -j dev show
 # Handles are per namespace: A's ifindexes sent from B reach nothing of A.
