@@ -1448,8 +1448,9 @@ TEST_F_TIMEOUT(conn, tx_chunks_come_and_go, 180)
 		if (ci.tx_chunks == c1.tx_chunks)
 			break;
 	}
-	TH_LOG("unshaped: %llu chunks, %llu bursts; shaped: chunks stopped after %d messages,",
-	       (unsigned long long)c0.tx_chunks, (unsigned long long)c0.tx_bursts, k + 1);
+	TH_LOG("unshaped: %llu chunks, %llu bursts; shaped: chunks %s after %d messages,",
+	       (unsigned long long)c0.tx_chunks, (unsigned long long)c0.tx_bursts,
+	       k < 20 ? "stopped" : "did not stop", k < 20 ? k + 1 : k);
 	TH_LOG("  %llu segments of chunks sent alone",
 	       (unsigned long long)(ci.tx_chunk_alone - c0.tx_chunk_alone));
 	EXPECT_EQ(c1.tx_chunks, ci.tx_chunks) TH_LOG("chunks did not stop in 20 messages");

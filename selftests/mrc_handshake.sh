@@ -22,7 +22,8 @@
 #    the right src_conn from B's other address are each dropped as
 #    bad-source (+1 exactly) and the client stays in REQ_SENT (the last of
 #    them to a fresh client, 1b; dead_peer_ms and half_open_timeout_ms are
-#    raised to 2 min for S5, so that no step races a timeout).  Controls:
+#    raised to 2 min for S5, beyond the clients' own 60 s (mrcat -t), so
+#    that no step races the kernel's timeouts).  Controls:
 #    the RESET with src_conn = isn fails connect() with ECONNREFUSED; for a
 #    second client, the ACCEPT with echo = isn (and src_conn = B's
 #    half-open child) completes the handshake at both ends.  A third

@@ -230,20 +230,20 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 		.echo = type == MRC_PKT_ACCEPT ? ms->peer_isn : 0,
 	};
 	struct sk_buff *skb;
-	u32 plane, i = 0;
+	u32 plane, len, i = 0;
 	void *body;
 
 	lockdep_assert_held(&ms->lock);
 	for (plane = 0; plane < ms->nrails; plane++)
 		r.n_rails += !!ms->lrail[plane].family;
-	skb = mrc_xmit_alloc(ms, type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN :
-					       MRC_REQ_LEN(r.n_rails));
+	len = type == MRC_PKT_REQ ? MRC_REQ_WIRE_LEN : MRC_REQ_LEN(r.n_rails);
+	skb = mrc_xmit_alloc(ms, len);
 	if (!skb)
 		return NULL;
 	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type, 0,
 			 type == MRC_PKT_REQ ? 0 : ms->peer_id, ms->id);
-	body = skb_tail_pointer(skb);
-	skb_put(skb, mrc_wire_put_req(body, type, &r) - MRC_HDR_LEN);
+	body = skb_put(skb, len - MRC_HDR_LEN);
+	mrc_wire_put_req(body, type, &r);
 	for (plane = 0; plane < ms->nrails; plane++) {
 		const struct mrc_endpoint_rail *er = &ms->lrail[plane];
 
@@ -517,20 +517,25 @@ void mrc_send_reset(struct mrc_sock *ms, u32 reason, struct sk_buff_head *xq)
 }
 
 /*
- * At most MRC_RESET_REPLY_BURST replies in a second, exactly: the second
- * and its count change together in one cmpxchg.  (__ratelimit() refuses
- * whenever two CPUs meet on its lock, so a lone stray could go unanswered
- * while the device is far below the limit.)  A second has ended when the
- * 32-bit jiffies since its start are not below HZ, which also holds after
- * any idle time longer than the counter's wrap.
+ * At most MRC_RESET_REPLY_BURST replies in a second: the second and its
+ * count change together in one cmpxchg (__ratelimit() refuses whenever
+ * two CPUs meet on its lock, so a lone stray could go unanswered while
+ * the device is far below the limit).  The clock is read again on each
+ * try, and a second that began up to a second after our reading (another
+ * CPU's, a tick later) is the current one, not an old one: no count is
+ * thrown away.  The window's start keeps the low 32 bits of jiffies:
+ * after an idle time within a second of a multiple of 2^32 jiffies (49.7
+ * days at HZ=1000) the old count is taken for the current one, which can
+ * only refuse replies for at most two seconds.
  */
 static bool mrc_reset_reply_allowed(struct mrc_dev *mdev)
 {
 	s64 old = atomic64_read(&mdev->reset_rl), new;
-	u32 now = (u32)jiffies;
 
 	do {
-		bool fresh = now - (u32)((u64)old >> 32) >= HZ;
+		u32 now = (u32)jiffies;
+		s32 age = now - (u32)((u64)old >> 32);
+		bool fresh = age >= HZ || age < -HZ;
 
 		if (!fresh && (u32)old >= MRC_RESET_REPLY_BURST)
 			return false;

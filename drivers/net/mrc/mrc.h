@@ -198,8 +198,8 @@ struct mrc_rail {
  *	(enum mrc_ev_state), then replacements at __MRC_EV_STATE_MAX
  * @reset_rl: bounds RESET replies to packets of no connection (a flood of
  *	strays must not become a flood of replies): the jiffies (low 32 bits)
- *	that began the current second in the high half, the replies sent in
- *	it in the low half (atomic, mrc_reset_reply_allowed())
+ *	that began the current second in the high half, the replies allowed
+ *	in it in the low half (atomic64, mrc_reset_reply_allowed())
  */
 struct mrc_dev {
 	struct net_device *dev;

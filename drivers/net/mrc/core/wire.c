@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * core/wire.c - validation of received mrc packets (wire format v2), and
- * the builders of the packets we send.
+ * the builders of the packets we send (at the end).
  *
- * Everything here is attacker-controlled: every field is read from a
+ * Everything the parser reads is attacker-controlled: every field is read from a
  * local copy made after the length was checked (a REQ's or ACCEPT's
  * rails are checked where they lie: pkt->u.req.rails points there), and
  * every check is done before the packet is believed.  Checks run in a

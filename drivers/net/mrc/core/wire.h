@@ -313,7 +313,9 @@ size_t mrc_wire_hdr_need(const void *buf, size_t len);
 /*
  * Builders: the module, mrcinject and the tests write packets with these
  * (host order in, wire order out), and mrc_wire_parse() reads them back.
- * Each writes exactly its part's size at @buf, which has room for it.
+ * Each writes its part at @buf, which has room for it (a REQ's or
+ * ACCEPT's part: its rails and a REQ's padding too); @buf need not be
+ * aligned.
  */
 
 /**
