@@ -15,7 +15,7 @@
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan: all but DEBUG_FULL_ONLY of
-#          selftests/Makefile, mrc_sysfuzz.sh for 20 s (CI: ~30 min).
+#          selftests/Makefile, mrc_sysfuzz.sh for 20 s (CI: ~45 min).
 #   debug-full: every selftest at its debug size, sysfuzz 60 s (~45 min).
 #
 # A stage that prints TAP and exits non-zero without a "not ok", or that
