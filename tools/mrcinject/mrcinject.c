@@ -306,10 +306,6 @@ static void parse_rail(const char *s)
  * is what the module sends; the kinds that break a rule change a byte
  * afterwards.
  */
-static void put_hdr(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
-{
-	mrc_wire_put_hdr(buf, type, flags, dst, src);
-}
 
 static u32 dconn(void)
 {
@@ -334,7 +330,7 @@ static size_t build_data(u8 *buf, u8 type, u16 flags, u32 dst, u32 src, u32 psn,
 	};
 	u32 i;
 
-	put_hdr(buf, type, flags, dst, src);
+	mrc_wire_put_hdr(buf, type, flags, dst, src);
 	mrc_wire_put_data(buf + MRC_HDR_LEN, &d);
 	for (i = 0; i < payload; i++)
 		buf[MRC_DATA_HDR_LEN + i] = (u8)rnd();
@@ -361,7 +357,7 @@ static size_t build_ack(u8 *buf, u8 type, u16 flags, u32 dst, u32 src,
 	a.trig_ev = rnd() & MRC_EV_MAX;
 	a.nack_reason = type == MRC_PKT_NACK ? MRC_NACK_NO_BUFFER : MRC_NACK_NONE;
 	a.rwnd_psn = cum + 64;
-	put_hdr(buf, type, flags, dst, src);
+	mrc_wire_put_hdr(buf, type, flags, dst, src);
 	mrc_wire_put_ack(buf + MRC_HDR_LEN, &a);
 	return MRC_ACK_LEN;
 }
@@ -412,7 +408,7 @@ static size_t build_req(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
 	q.max_payload = 1436;
 	q.n_rails = n;
 	q.max_msg_size = MAX_MSG_SIZE;
-	put_hdr(buf, type, flags, dst, src);
+	mrc_wire_put_hdr(buf, type, flags, dst, src);
 	/* a REQ is padded to the largest ACCEPT (but -u) */
 	len = mrc_wire_put_req(buf + MRC_HDR_LEN, type, &q);
 	for (i = 0; i < n; i++)
@@ -423,7 +419,7 @@ static size_t build_req(u8 *buf, u8 type, u16 flags, u32 dst, u32 src)
 
 static size_t build_reset(u8 *buf, u16 flags, u32 dst, u32 src, u32 reason)
 {
-	put_hdr(buf, MRC_PKT_RESET, flags, dst, src);
+	mrc_wire_put_hdr(buf, MRC_PKT_RESET, flags, dst, src);
 	mrc_wire_put_reset(buf + MRC_HDR_LEN, reason);
 	return MRC_RESET_LEN;
 }
@@ -432,7 +428,7 @@ static size_t build_probe(u8 *buf, u16 flags, u32 dst, u32 src, u32 seq, u16 res
 {
 	__be16 r = cpu_to_be16(reserved);
 
-	put_hdr(buf, MRC_PKT_PROBE, flags, dst, src);
+	mrc_wire_put_hdr(buf, MRC_PKT_PROBE, flags, dst, src);
 	mrc_wire_put_probe(buf + MRC_HDR_LEN, seq, rnd() & MRC_EV_MAX, (u32)rnd());
 	memcpy(buf + MRC_HDR_LEN + offsetof(struct mrc_wire_probe, reserved), &r, sizeof(r));
 	return MRC_PROBE_LEN;
@@ -831,7 +827,7 @@ static size_t build(u8 *buf, unsigned long long i)
 	switch (o.kind) {
 	case K_SHORT:
 		len = i % MRC_HDR_LEN;
-		put_hdr(buf, MRC_PKT_DATA, 0, rnd_nonzero(), rnd_nonzero());
+		mrc_wire_put_hdr(buf, MRC_PKT_DATA, 0, rnd_nonzero(), rnd_nonzero());
 		return len;
 	case K_VERSION:
 		len = build_plain_data(buf, rnd_nonzero(), rnd_nonzero(), (u32)rnd());

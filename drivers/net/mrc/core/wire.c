@@ -279,35 +279,9 @@ size_t mrc_wire_hdr_need(const void *buf, size_t len)
 /*
  * The builders fill a local struct and copy it out: a part starts 12
  * bytes into a packet, and an skb's data has no alignment to promise
- * (an ACK's __be64 words would be misaligned in place).
+ * (an ACK's __be64 words would be misaligned in place).  The header and
+ * DATA builders, written once per packet sent, are inline in wire.h.
  */
-void mrc_wire_put_hdr(void *buf, u8 type, u16 flags, u32 dst_conn, u32 src_conn)
-{
-	struct mrc_wire_hdr h = {
-		.version = MRC_WIRE_VERSION,
-		.type = type,
-		.flags = cpu_to_be16(flags),
-		.dst_conn = cpu_to_be32(dst_conn),
-		.src_conn = cpu_to_be32(src_conn),
-	};
-
-	memcpy(buf, &h, sizeof(h));
-}
-
-void mrc_wire_put_data(void *buf, const struct mrc_data_info *d)
-{
-	struct mrc_wire_data w = {
-		.psn = cpu_to_be32(d->psn),
-		.msg_id = cpu_to_be32(d->msg_id),
-		.msg_len = cpu_to_be32(d->msg_len),
-		.offset = cpu_to_be32(d->offset),
-		.ev = cpu_to_be16(d->ev),
-		.tx_count = d->tx_count,
-	};
-
-	memcpy(buf, &w, sizeof(w));
-}
-
 void mrc_wire_put_ack(void *buf, const struct mrc_ack_info *a)
 {
 	struct mrc_wire_ack w = {

@@ -326,7 +326,19 @@ size_t mrc_wire_hdr_need(const void *buf, size_t len);
  * @dst_conn: the receiver's connection id (0 in a REQ)
  * @src_conn: the sender's connection id
  */
-void mrc_wire_put_hdr(void *buf, u8 type, u16 flags, u32 dst_conn, u32 src_conn);
+static inline void mrc_wire_put_hdr(void *buf, u8 type, u16 flags, u32 dst_conn,
+				    u32 src_conn)
+{
+	struct mrc_wire_hdr h = {
+		.version = MRC_WIRE_VERSION,
+		.type = type,
+		.flags = cpu_to_be16(flags),
+		.dst_conn = cpu_to_be32(dst_conn),
+		.src_conn = cpu_to_be32(src_conn),
+	};
+
+	memcpy(buf, &h, sizeof(h));
+}
 
 /**
  * struct mrc_data_info - a DATA or CLOSE header in host order
@@ -351,7 +363,19 @@ struct mrc_data_info {
  * @buf: where (sizeof(struct mrc_wire_data) bytes)
  * @d: its fields
  */
-void mrc_wire_put_data(void *buf, const struct mrc_data_info *d);
+static inline void mrc_wire_put_data(void *buf, const struct mrc_data_info *d)
+{
+	struct mrc_wire_data w = {
+		.psn = cpu_to_be32(d->psn),
+		.msg_id = cpu_to_be32(d->msg_id),
+		.msg_len = cpu_to_be32(d->msg_len),
+		.offset = cpu_to_be32(d->offset),
+		.ev = cpu_to_be16(d->ev),
+		.tx_count = d->tx_count,
+	};
+
+	memcpy(buf, &w, sizeof(w));
+}
 
 /**
  * struct mrc_ack_info - an ACK or NACK in host order
