@@ -21,6 +21,7 @@
  * run (every run logs its seed).
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 
@@ -43,6 +44,7 @@ FIXTURE(conn) {
 	long tx_burst_us;	/* the same */
 	long tx_chunk_segs;	/* the same */
 	long rx_burst;		/* the same */
+	long sndbuf_max;	/* the same */
 };
 
 FIXTURE_SETUP(conn)
@@ -69,6 +71,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GE(self->rx_burst, 0);
 	self->tx_chunk_segs = mrc_param("tx_chunk_segs");
 	ASSERT_GT(self->tx_chunk_segs, 0);
+	self->sndbuf_max = mrc_param("sndbuf_max");
+	ASSERT_GE(self->sndbuf_max, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -100,6 +104,8 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("rx_burst", self->rx_burst);
 	if (self->tx_chunk_segs > 0 && mrc_param("tx_chunk_segs") != self->tx_chunk_segs)
 		mrc_set_param("tx_chunk_segs", self->tx_chunk_segs);
+	if (self->sndbuf_max >= 0 && mrc_param("sndbuf_max") != self->sndbuf_max)
+		mrc_set_param("sndbuf_max", self->sndbuf_max);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -1617,6 +1623,95 @@ TEST_F_TIMEOUT(conn, dead_peer, 60)
 	EXPECT_TRUE(wait_ev(c, POLLIN, 0) & POLLHUP);
 	close(c);
 	close(s);
+}
+
+/*
+ * Send @nmsg messages of @sz bytes (keys @m0 on) from @c while reading
+ * and checking them on @s, without blocking either: the sender keeps as
+ * much in flight as its windows and SO_SNDBUF allow.
+ */
+static void pump_msgs(struct __test_metadata *_metadata, int c, int s,
+		      unsigned char *buf, int sz, int m0, int nmsg)
+{
+	int sent = 0, got = 0, n;
+
+	while (got < nmsg) {
+		struct pollfd p[2] = {
+			{ .fd = c, .events = sent < nmsg ? POLLOUT : 0 },
+			{ .fd = s, .events = POLLIN },
+		};
+
+		ASSERT_LT(0, poll(p, 2, 20000)) TH_LOG("stuck: %d sent, %d read", sent, got);
+		if (sent < nmsg && (p[0].revents & POLLOUT)) {
+			fill_msg(buf, sz, m0 + sent);
+			n = do_send(c, buf, sz, MSG_DONTWAIT);
+			ASSERT_TRUE(n == sz || n == -EAGAIN) TH_LOG("send: %d", n);
+			sent += n == sz;
+		}
+		if (p[1].revents & POLLIN) {
+			n = do_recv(s, buf, sz + 1, MSG_DONTWAIT, NULL);
+			if (n == -EAGAIN)
+				continue;
+			ASSERT_EQ(sz, n) TH_LOG("message %d", m0 + got);
+			ASSERT_EQ(-1, check_msg(buf, sz, m0 + got)) TH_LOG("message %d", m0 + got);
+			got++;
+		}
+	}
+}
+
+/*
+ * SO_SNDBUF grows with the windows (sndbuf_max), as TCP's: with 10 ms of
+ * delay on A's rails, 4 MiB sent as messages of 16 segments, read as
+ * they come:
+ *  - a client that did not set SO_SNDBUF ends with more than it began
+ *    with (net.core.wmem_default) and at most sndbuf_max; the server,
+ *    which sent nothing, keeps its own;
+ *  - a client that set SO_SNDBUF keeps what it set;
+ *  - with sndbuf_max 0 nothing grows.
+ * Every message is checked; sndbuf_max refuses values above INT_MAX / 2.
+ */
+#define MRC_NETEM_10MS "tc qdisc add dev a0 root netem delay 10ms limit 10000 && " \
+	"tc qdisc add dev a1 root netem delay 10ms limit 10000"
+
+TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
+{
+	const int segs = 16, max = 4 << 20;
+	int c, s, sz, i, nmsg, set = 65536, b0, b1, bs, ws;
+	socklen_t sl = sizeof(int);
+	struct mrc_info ci;
+	unsigned char *buf;
+
+	ASSERT_EQ(-EINVAL, mrc_set_param("sndbuf_max", (INT_MAX / 2) + 1L));
+	ASSERT_EQ(0, run("%s", MRC_NETEM_10MS));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, mrc_set_param("sndbuf_max", i == 2 ? 0 : max));
+		connect_segs(_metadata, self->lfd, 20000, segs, &c, &s, &ci, &buf, &sz);
+		if (i == 1)
+			ASSERT_EQ(0, setsockopt(c, SOL_SOCKET, SO_SNDBUF, &set, sizeof(set)));
+		ASSERT_EQ(0, getsockopt(c, SOL_SOCKET, SO_SNDBUF, &b0, &sl));
+		ASSERT_EQ(0, getsockopt(s, SOL_SOCKET, SO_SNDBUF, &ws, &sl));
+		nmsg = (4 << 20) / sz;
+		pump_msgs(_metadata, c, s, buf, sz, 0, nmsg);
+		ASSERT_EQ(0, getsockopt(c, SOL_SOCKET, SO_SNDBUF, &b1, &sl));
+		ASSERT_EQ(0, getsockopt(s, SOL_SOCKET, SO_SNDBUF, &bs, &sl));
+		ASSERT_EQ(0, get_info(c, &ci));
+		TH_LOG("%s: SO_SNDBUF %d -> %d, server %d -> %d; srtt %u us, %llu resent",
+		       i == 0 ? "autotuned" : i == 1 ? "set" : "sndbuf_max 0",
+		       b0, b1, ws, bs, ci.srtt_us, (unsigned long long)ci.retrans);
+		if (i == 0) {
+			EXPECT_LT(b0, b1);
+			EXPECT_GE(max, b1);
+		} else {
+			EXPECT_EQ(b0, b1);
+		}
+		if (i == 1)
+			EXPECT_EQ(2 * set, b0);
+		EXPECT_EQ(ws, bs);
+		free(buf);
+		close(c);
+		close(s);
+	}
+	run("tc qdisc del dev a0 root; tc qdisc del dev a1 root");
 }
 
 TEST_HARNESS_MAIN

@@ -13,6 +13,11 @@
 #include <linux/netdevice.h>
 #include <linux/netlink.h>
 #include <net/genetlink.h>
+#include <net/sock.h>
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 10, 0)
+/* 6.10 moved sk_under_memory_pressure() and friends here. */
+#include <net/proto_memory.h>
+#endif
 
 /* 6.12 turned NETIF_F_NETNS_LOCAL into dev->netns_immutable. */
 static inline void mrc_netdev_set_netns_immutable(struct net_device *dev)

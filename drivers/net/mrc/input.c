@@ -1076,6 +1076,8 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 		  a.nack_reason == MRC_NACK_TRIMMED;
 	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
 		       a.ce_count, trimmed);
+	if (res.acked_pkts)
+		mrc_output_sndbuf_expand(ms);
 	if (trimmed)
 		mrc_txwin_nacked(&ms->txw, ms->txpaths, ms->npaths, &a,
 				 mrc_output_lost_quiet, ms);

@@ -607,6 +607,7 @@ void mrc_output_push(struct mrc_sock *ms, struct sk_buff_head *xq);
 void mrc_output_lost(void *ctx, u32 psn);
 void mrc_output_lost_quiet(void *ctx, u32 psn);
 void mrc_output_acked(void *ctx, u32 psn);
+void mrc_output_sndbuf_expand(struct mrc_sock *ms);
 void mrc_output_purge(struct mrc_sock *ms);
 void mrc_output_grow(struct mrc_sock *ms, u32 need);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
