@@ -32,6 +32,10 @@
 
 /* ---- the fixture -------------------------------------------------------- */
 
+/* net.core.wmem_default belongs to the initial namespace (%ld: bytes). */
+#define MRC_SET_WMEM_DEFAULT "nsenter --net=/proc/1/ns/net sh -c " \
+	"'echo %ld >/proc/sys/net/core/wmem_default'"
+
 FIXTURE(conn) {
 	int nsa, nsb;	/* namespaces: client side, server side */
 	int mrcb;	/* ifindex of mrcB (in B) */
@@ -45,6 +49,9 @@ FIXTURE(conn) {
 	long tx_chunk_segs;	/* the same */
 	long rx_burst;		/* the same */
 	long sndbuf_max;	/* the same */
+	long ack_piggyback;	/* the same */
+	long ack_pingpong_us;	/* the same */
+	long wmem_default;	/* net.core.wmem_default, if a test changed it */
 };
 
 FIXTURE_SETUP(conn)
@@ -73,6 +80,11 @@ FIXTURE_SETUP(conn)
 	ASSERT_GT(self->tx_chunk_segs, 0);
 	self->sndbuf_max = mrc_param("sndbuf_max");
 	ASSERT_GE(self->sndbuf_max, 0);
+	self->ack_piggyback = mrc_param("ack_piggyback");
+	ASSERT_GE(self->ack_piggyback, 0);
+	self->ack_pingpong_us = mrc_param("ack_pingpong_us");
+	ASSERT_GE(self->ack_pingpong_us, 0);
+	self->wmem_default = -1;
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->mrcb = -1;
@@ -106,6 +118,12 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("tx_chunk_segs", self->tx_chunk_segs);
 	if (self->sndbuf_max >= 0 && mrc_param("sndbuf_max") != self->sndbuf_max)
 		mrc_set_param("sndbuf_max", self->sndbuf_max);
+	if (self->ack_piggyback >= 0 && mrc_param("ack_piggyback") != self->ack_piggyback)
+		mrc_set_param("ack_piggyback", self->ack_piggyback);
+	if (self->ack_pingpong_us >= 0 && mrc_param("ack_pingpong_us") != self->ack_pingpong_us)
+		mrc_set_param("ack_pingpong_us", self->ack_pingpong_us);
+	if (self->wmem_default > 0)
+		run(MRC_SET_WMEM_DEFAULT, self->wmem_default);
 	if (self->lfd >= 0)
 		close(self->lfd);
 	if (self->nsa >= 0)
@@ -1661,11 +1679,12 @@ static void pump_msgs(struct __test_metadata *_metadata, int c, int s,
 
 /*
  * SO_SNDBUF grows with the windows (sndbuf_max), as TCP's: with 10 ms of
- * delay on A's rails, 4 MiB sent as messages of 16 segments, read as
- * they come:
+ * delay on A's rails and net.core.wmem_default at 64 KiB (below what two
+ * planes' initial windows need, so that the debug kernel's small windows
+ * grow it too), 4 MiB sent as messages of 16 segments, read as they come:
  *  - a client that did not set SO_SNDBUF ends with more than it began
- *    with (net.core.wmem_default) and at most sndbuf_max; the server,
- *    which sent nothing, keeps its own;
+ *    with (wmem_default) and at most sndbuf_max; the server, which sent
+ *    nothing, keeps its own;
  *  - a client that set SO_SNDBUF keeps what it set;
  *  - with sndbuf_max 0 nothing grows.
  * Every message is checked; sndbuf_max refuses values above INT_MAX / 2.
@@ -1680,8 +1699,14 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
 	socklen_t sl = sizeof(int);
 	struct mrc_info ci;
 	unsigned char *buf;
+	FILE *f;
 
 	ASSERT_EQ(-EINVAL, mrc_set_param("sndbuf_max", (INT_MAX / 2) + 1L));
+	f = fopen("/proc/sys/net/core/wmem_default", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%ld", &self->wmem_default));
+	fclose(f);
+	ASSERT_EQ(0, run(MRC_SET_WMEM_DEFAULT, 65536L));
 	ASSERT_EQ(0, run("%s", MRC_NETEM_10MS));
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, mrc_set_param("sndbuf_max", i == 2 ? 0 : max));
@@ -1712,6 +1737,110 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
 		close(s);
 	}
 	run("tc qdisc del dev a0 root; tc qdisc del dev a1 root");
+}
+
+/* @n ping-pongs of 64-byte messages on @c and @s, keys from @m0, checked. */
+static void ping_pongs(struct __test_metadata *_metadata, int c, int s,
+		       int m0, int n)
+{
+	unsigned char buf[65];
+	int k;
+
+	for (k = m0; k < m0 + n; k++) {
+		fill_msg(buf, 64, k);
+		ASSERT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("request %d", k);
+		ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL)) TH_LOG("request %d", k);
+		ASSERT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("request %d", k);
+		fill_msg(buf, 64, 100000 + k);
+		ASSERT_EQ(64, do_send(s, buf, 64, 0)) TH_LOG("reply %d", k);
+		ASSERT_EQ(64, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("reply %d", k);
+		ASSERT_EQ(-1, check_msg(buf, 64, 100000 + k)) TH_LOG("reply %d", k);
+	}
+}
+
+/*
+ * ACKs ride DATA (capability MRC_F_REQ_ACK_DATA, module parameter
+ * ack_piggyback): 40 ping-pongs of 64-byte messages, each checked, with
+ * the parameter
+ *  0. on at both ends (the default): both have the capability; each end
+ *     sent exactly 40 DATA packets; every ACK one end sent on DATA the
+ *     other received on DATA, and each received every ACK sent to it;
+ *     both ends sent ACKs on DATA, and fewer ACK packets than round trips
+ *     in all (the debug kernel, whose answers take 5-10 ms, with
+ *     ack_pingpong_us at its largest: fewer than 1.5 per round trip);
+ *  1. on, but A's rails drop every REQ with flags, as a server from
+ *     before capabilities does: the client's retransmitted REQ offers
+ *     none and connects; no capability, no ACK on DATA, an ACK packet for
+ *     each message;
+ *  2. off: nothing offered; the same.
+ */
+#define MRC_DROP_CAPS_REQ "tc qdisc add dev %s clsact && tc filter add dev %s egress " \
+	"protocol ip u32 match ip protocol 17 0xff match u32 0x02010001 0xffffffff at 28 " \
+	"action drop"
+
+TEST_F_TIMEOUT(conn, acks_on_data, 120)
+{
+	const int n = 40;
+	struct mrc_info ci, si;
+	int c, s, i;
+
+	/* The debug kernel takes 5-10 ms to answer: the longest wait. */
+	if (debug_kernel())
+		ASSERT_EQ(0, mrc_set_param("ack_pingpong_us", 10000));
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, mrc_set_param("ack_piggyback", i < 2));
+		if (i == 1)
+			ASSERT_EQ(0, run(MRC_DROP_CAPS_REQ " && " MRC_DROP_CAPS_REQ,
+					 "a0", "a0", "a1", "a1"));
+		connect_pair(_metadata, self->lfd, "10.1.0.2", &c, &s);
+		if (i == 1) {
+			/* the REQ offering it was dropped, its retransmission not */
+			EXPECT_EQ(1, mrc_tx_count(self->nsa, self->nsa, "a0") +
+				  mrc_tx_count(self->nsa, self->nsa, "a1"));
+			run("tc qdisc del dev a0 clsact; tc qdisc del dev a1 clsact");
+		}
+		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
+		ASSERT_EQ(0, set_timeo(c, SO_RCVTIMEO, 20000));
+		ping_pongs(_metadata, c, s, 0, n);
+		/* the last reply's ACK: at most ack_pingpong_us later */
+		usleep(debug_kernel() ? 200000 : 50000);
+		ASSERT_EQ(0, get_info(c, &ci));
+		ASSERT_EQ(0, get_info(s, &si));
+		TH_LOG("ack_piggyback %s (client/server):", i == 0 ? "on" :
+		       i == 1 ? "on, REQs with flags dropped" : "off");
+		TH_LOG("  caps %u/%u; ACK packets %llu/%llu, on DATA %llu/%llu; DATA %llu/%llu,",
+		       ci.caps, si.caps,
+		       (unsigned long long)ci.acks_tx, (unsigned long long)si.acks_tx,
+		       (unsigned long long)ci.acks_piggy_tx, (unsigned long long)si.acks_piggy_tx,
+		       (unsigned long long)ci.tx_pkts, (unsigned long long)si.tx_pkts);
+		TH_LOG("  resent %llu/%llu, RTOs %llu/%llu, srtt %u/%u us",
+		       (unsigned long long)ci.retrans, (unsigned long long)si.retrans,
+		       (unsigned long long)ci.rto, (unsigned long long)si.rto,
+		       ci.srtt_us, si.srtt_us);
+		EXPECT_EQ((unsigned long long)n, ci.tx_pkts);
+		EXPECT_EQ((unsigned long long)n, si.tx_pkts);
+		EXPECT_EQ(0, ci.retrans + si.retrans);
+		EXPECT_EQ(ci.acks_tx, si.acks_rx);
+		EXPECT_EQ(si.acks_tx, ci.acks_rx);
+		EXPECT_EQ(ci.acks_piggy_tx, si.acks_piggy_rx);
+		EXPECT_EQ(si.acks_piggy_tx, ci.acks_piggy_rx);
+		if (i == 0) {
+			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, ci.caps);
+			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, si.caps);
+			/* without: at least 2 n (debug: about half piggyback) */
+			EXPECT_LT(ci.acks_tx + si.acks_tx,
+				  (unsigned long long)(debug_kernel() ? 3 * n / 2 : n));
+			EXPECT_LT(0, ci.acks_piggy_tx);
+			EXPECT_LT(0, si.acks_piggy_tx);
+		} else {
+			EXPECT_EQ(0, ci.caps + si.caps);
+			EXPECT_EQ(0, ci.acks_piggy_tx + si.acks_piggy_tx);
+			EXPECT_LE((unsigned long long)n, ci.acks_tx);
+			EXPECT_LE((unsigned long long)n, si.acks_tx);
+		}
+		close(c);
+		close(s);
+	}
 }
 
 TEST_HARNESS_MAIN

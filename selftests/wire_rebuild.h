@@ -33,7 +33,12 @@ static inline size_t wire_rebuild(u8 *buf, const struct mrc_pkt *pkt)
 		d.ev = be16_to_cpu(pkt->u.data.ev);
 		d.tx_count = pkt->u.data.tx_count;
 		mrc_wire_put_data(p, &d);
-		return MRC_DATA_HDR_LEN;
+		if (!(pkt->flags & MRC_F_DATA_ACK))
+			return MRC_DATA_HDR_LEN;
+		memset(&a, 0x5a, sizeof(a));
+		mrc_wire_get_ack(&pkt->u.dack, &a);
+		mrc_wire_put_ack(buf + MRC_DATA_HDR_LEN, &a);
+		return MRC_DATA_ACK_HDR_LEN;
 	case MRC_PKT_ACK:
 	case MRC_PKT_NACK:
 		memset(&a, 0x5a, sizeof(a));	/* every field must be set */

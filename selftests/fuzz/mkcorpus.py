@@ -49,12 +49,21 @@ def data(typ=5, payload=b"hello", msg_len=100, off=10, ev=0x123, tx=0):
             be32(off) + be16(ev) + bytes([tx, 0]) + be32(0) + payload)
 
 
-def ack(typ=6, reason=0):
+def ack_part(reason=0):
     sack = b"".join(struct.pack(">Q", v) for v in
                     (0x8000000000000001, 0, 0xffffffffffffffff, 3))
-    return (hdr(typ, 1) + be32(1000) + be32(1001) + sack + be32(1100) +
-            be16(0x3fff) + bytes([2, reason]) + be32(5) + be32(3000) +
-            be32(40) + be32(0))
+    return (be32(1000) + be32(1001) + sack + be32(1100) + be16(0x3fff) +
+            bytes([2, reason]) + be32(5) + be32(3000) + be32(40) + be32(0))
+
+
+def ack(typ=6, reason=0):
+    return hdr(typ, 1) + ack_part(reason)
+
+
+def data_ack(flags=0x0007, payload=b"reply"):
+    """DATA with an ACK part (0x0002) and its CE flag (0x0004)."""
+    d = data(payload=b"")
+    return hdr(5, flags) + d[12:36] + ack_part() + payload
 
 
 def req(typ=1, rails=((0, 4), (1, 6)), echo=0x0badcafe, pad=True):
@@ -76,9 +85,13 @@ def wire_seeds():
         "data": data(),
         "data-last-byte": data(payload=b"x", msg_len=11, off=10),
         "close": data(4),
+        "data-ack": data_ack(),
+        "data-ack-trimmed": data_ack(0x0002, b""),
         "ack": ack(),
         "nack": ack(7, 1),
         "req": req(),
+        "req-caps": hdr(1, 0xffff, 0) + req()[12:],
+        "accept-caps": hdr(2, 0x0001, 0x99) + req(2, ((3, 6),))[12:],
         "accept": req(2, ((3, 6),)),
         "req-32-rails": req(1, tuple((i, 4 + 2 * (i & 1)) for i in range(32))),
         "accept-32-rails": req(2, tuple((i, 4) for i in range(32))),

@@ -83,12 +83,33 @@ static u16 rand_ev(void)
 	return unit_rand32() & MRC_EV_MAX;
 }
 
-/* A valid DATA (payload of @plen bytes) or CLOSE. */
+/*
+ * Tests that take their DATA from build_valid() and know its headers are
+ * 36 bytes long leave this false; the others set it.
+ */
+static bool acks_on_data;
+
+/*
+ * A valid DATA (payload of @plen bytes; with acks_on_data, half of them
+ * with an ACK part, a fourth of those with its CE flag) or CLOSE.
+ */
 static size_t build_data(u8 *b, u8 type, u32 plen)
 {
-	u32 msg_len = 0, off = 0, i;
+	u32 msg_len = 0, off = 0, i, hdr = 36;
+	u16 flags = unit_rand32() & MRC_F_DATA_ACK_NOW;
 
-	put_hdr(b, type, unit_rand32() & MRC_F_DATA_MASK, nz32(), nz32());
+	if (type == MRC_PKT_DATA && acks_on_data && unit_rand32() & 1) {
+		flags |= MRC_F_DATA_ACK;
+		if (!(unit_rand32() & 3))
+			flags |= MRC_F_DATA_ACK_CE;
+		hdr = 100;
+		for (i = 36; i < 100; i++)
+			b[i] = unit_rand32();
+		w16(b + 36 + 44, rand_ev());	/* trig_ev */
+		b[36 + 47] = 0;			/* nack_reason */
+		w32(b + 36 + 60, 0);		/* reserved */
+	}
+	put_hdr(b, type, flags, nz32(), nz32());
 	if (type == MRC_PKT_DATA) {
 		msg_len = plen + unit_rand32() % 100000;
 		off = unit_rand32() % (msg_len - plen + 1);
@@ -102,8 +123,8 @@ static size_t build_data(u8 *b, u8 type, u32 plen)
 	b[31] = 0;
 	w32(b + 32, 0);
 	for (i = 0; i < plen; i++)
-		b[36 + i] = unit_rand32();
-	return 36 + plen;
+		b[hdr + i] = unit_rand32();
+	return hdr + plen;
 }
 
 static size_t build_ack(u8 *b, u8 type)
@@ -128,7 +149,8 @@ static size_t build_req(u8 *b, u8 type, unsigned int n)
 	unsigned int i, j;
 	u8 *r;
 
-	put_hdr(b, type, 0, type == MRC_PKT_REQ ? 0 : nz32(), nz32());
+	put_hdr(b, type, unit_rand32() & MRC_F_REQ_MASK, type == MRC_PKT_REQ ? 0 : nz32(),
+		nz32());
 	w16(b + 12, unit_rand32());
 	w16(b + 14, unit_rand32());
 	w32(b + 16, type == MRC_PKT_REQ ? nz32() : unit_rand32());
@@ -245,7 +267,7 @@ static int parse_exact(const u8 *b, size_t len, struct mrc_pkt *pkt)
  */
 static bool oracle_valid(const u8 *b, size_t len)
 {
-	u32 dst, src, plen, msg_len, off, n, i, j;
+	u32 dst, src, plen, msg_len, off, n, i, j, hdr;
 	u16 flags;
 	const u8 *r;
 
@@ -260,9 +282,15 @@ static bool oracle_valid(const u8 *b, size_t len)
 	switch (b[1]) {
 	case MRC_PKT_DATA:
 	case MRC_PKT_CLOSE:
-		if (len < 36 || (flags & ~1) || b[31] || r32(b + 32) || r16(b + 28) > 0x3fff)
+		/* An ACK part (flag 2; its CE flag 4 only with it): DATA only. */
+		hdr = flags & 2 ? 100 : 36;
+		if (len < hdr || (flags & ~7) || (flags & 6) == 4 ||
+		    ((flags & 2) && b[1] == MRC_PKT_CLOSE) ||
+		    b[31] || r32(b + 32) || r16(b + 28) > 0x3fff)
 			return false;
-		plen = len - 36;
+		if ((flags & 2) && (r16(b + 80) > 0x3fff || b[83] || r32(b + 96)))
+			return false;
+		plen = len - hdr;
 		msg_len = r32(b + 20);
 		off = r32(b + 24);
 		if (b[1] == MRC_PKT_CLOSE)
@@ -280,7 +308,9 @@ static bool oracle_valid(const u8 *b, size_t len)
 		if (len < 36)
 			return false;
 		n = b[26];
-		if (n < 1 || n > 32 || flags || b[27] || r16(b + 24) < 64 || !r32(b + 28))
+		/* A REQ's flags: any (unknown ones ignored); an ACCEPT's: 1 */
+		if (n < 1 || n > 32 || (b[1] == MRC_PKT_ACCEPT && (flags & ~1)) ||
+		    b[27] || r16(b + 24) < 64 || !r32(b + 28))
 			return false;
 		if (b[1] == MRC_PKT_REQ) {
 			if (len != 676 || !r32(b + 16) || r32(b + 32))
@@ -314,15 +344,18 @@ static void check_parsed(struct __test_metadata *_metadata, const u8 *b,
 	u32 hdr;
 
 	ASSERT_EQ(b[1], pkt->type);
-	ASSERT_EQ(r16(b + 2), pkt->flags);
+	/* A REQ keeps the capabilities we know. */
+	ASSERT_EQ(r16(b + 2) & (b[1] == MRC_PKT_REQ ? MRC_F_REQ_MASK : 0xffff), pkt->flags);
 	ASSERT_EQ(r32(b + 4), pkt->dst_conn);
 	ASSERT_EQ(r32(b + 8), pkt->src_conn);
 	ASSERT_EQ(len, (size_t)pkt->hdr_len + pkt->payload_len);
 	switch (pkt->type) {
 	case MRC_PKT_DATA:
 	case MRC_PKT_CLOSE:
-		hdr = MRC_DATA_HDR_LEN;
+		hdr = pkt->flags & MRC_F_DATA_ACK ? MRC_DATA_ACK_HDR_LEN : MRC_DATA_HDR_LEN;
 		ASSERT_EQ(0, memcmp(&pkt->u.data, b + 12, sizeof(pkt->u.data)));
+		if (pkt->flags & MRC_F_DATA_ACK)
+			ASSERT_EQ(0, memcmp(&pkt->u.dack, b + 36, sizeof(pkt->u.dack)));
 		ASSERT_EQ(r32(b + 12), be32_to_cpu(pkt->u.data.psn));
 		ASSERT_EQ(r32(b + 16), be32_to_cpu(pkt->u.data.msg_id));
 		ASSERT_EQ(r32(b + 20), be32_to_cpu(pkt->u.data.msg_len));
@@ -388,6 +421,7 @@ TEST(wire_round_trip_every_type)
 	int type, i;
 
 	unit_seed();
+	acks_on_data = true;
 	for (type = 1; type < __MRC_PKT_MAX; type++) {
 		for (i = 0; i < 2000; i++) {
 			len = build_valid(b, type);
@@ -414,6 +448,7 @@ TEST(wire_builders_byte_exact)
 	int type, i;
 
 	unit_seed();
+	acks_on_data = true;
 	for (type = 1; type < __MRC_PKT_MAX; type++) {
 		for (i = 0; i < 2000; i++) {
 			len = build_valid(b, type);
@@ -587,10 +622,15 @@ TEST(wire_drop_reserved)
 	unit_seed();
 	/* Undefined flag bits, for every type. */
 	for (t = 1; t < __MRC_PKT_MAX; t++) {
+		/*
+		 * A REQ ignores capabilities it does not know; an ACK part's
+		 * flag on a CLOSE makes its headers too short (below).
+		 */
 		u16 mask = t == MRC_PKT_DATA || t == MRC_PKT_CLOSE ? MRC_F_DATA_MASK :
 			   t == MRC_PKT_ACK || t == MRC_PKT_NACK ? MRC_F_ACK_MASK :
 			   t == MRC_PKT_PROBE || t == MRC_PKT_PROBE_ACK ?
-			   MRC_F_PROBE_MASK : 0;
+			   MRC_F_PROBE_MASK : t == MRC_PKT_REQ ? 0xffff :
+			   t == MRC_PKT_ACCEPT ? MRC_F_REQ_MASK : 0;
 
 		for (bit = 0; bit < 16; bit++) {
 			if (mask & (1U << bit))
@@ -854,6 +894,70 @@ TEST(wire_drop_bad_field)
 	EXPECT_BAD(MRC_PKT_PROBE_ACK, w16(b + 16, 0x8000));
 }
 
+/*
+ * A DATA packet's ACK part (MRC_F_DATA_ACK): 64 bytes after the DATA
+ * part, checked as an ACK's; only on DATA; its CE flag only with it.  A
+ * REQ's unknown capabilities are ignored, an ACCEPT's are not.
+ */
+TEST(wire_data_ack)
+{
+	struct mrc_pkt pkt;
+	u8 b[MAXPKT];
+	size_t len, l;
+
+	unit_seed();
+	acks_on_data = true;
+	do {
+		len = build_data(b, MRC_PKT_DATA, 300);
+	} while (!(r16(b + 2) & MRC_F_DATA_ACK));
+	w16(b + 2, MRC_F_DATA_ACK | MRC_F_DATA_ACK_CE);
+	EXPECT_EQ(MRC_DATA_ACK_HDR_LEN, mrc_wire_hdr_need(b, len));
+	ASSERT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_DATA_ACK_HDR_LEN, pkt.hdr_len);
+	EXPECT_EQ(300U, pkt.payload_len);
+	EXPECT_EQ(0, memcmp(&pkt.u.dack, b + 36, 64));
+	EXPECT_EQ(r32(b + 12), be32_to_cpu(pkt.u.data.psn));
+	/* headers only: a trimmed segment; shorter: too short */
+	for (l = MRC_DATA_HDR_LEN; l < MRC_DATA_ACK_HDR_LEN; l++)
+		EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, l, &pkt));
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, MRC_DATA_ACK_HDR_LEN, &pkt));
+	EXPECT_EQ(0U, pkt.payload_len);
+	w16(b + 2, MRC_F_DATA_ACK_CE);
+	EXPECT_EQ(MRC_DATA_HDR_LEN, mrc_wire_hdr_need(b, len));
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	w16(b + 2, MRC_F_DATA_ACK);
+	b[36 + 47] = MRC_NACK_TRIMMED;		/* an ACK part is no NACK */
+	EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(b, len, &pkt));
+	b[36 + 47] = 0;
+	w16(b + 36 + 44, MRC_EV_MAX + 1);	/* trig_ev */
+	EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(b, len, &pkt));
+	w16(b + 36 + 44, MRC_EV_MAX);
+	b[36 + 63] = 1;				/* reserved */
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+	b[36 + 63] = 0;
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	/* A CLOSE carries none. */
+	len = build_data(b, MRC_PKT_CLOSE, 0);
+	w16(b + 2, MRC_F_DATA_ACK);
+	EXPECT_EQ(MRC_DROP_LENGTH, parse_exact(b, len, &pkt));
+	memset(b + 36, 0, 64);
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, MRC_DATA_ACK_HDR_LEN, &pkt));
+	/* Capabilities. */
+	len = build_req(b, MRC_PKT_REQ, 2);
+	w16(b + 2, 0xffff);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_F_REQ_MASK, pkt.flags);
+	w16(b + 2, 0xfffe);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(0, pkt.flags);
+	len = build_req(b, MRC_PKT_ACCEPT, 2);
+	w16(b + 2, MRC_F_REQ_ACK_DATA);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_F_REQ_ACK_DATA, pkt.flags);
+	w16(b + 2, MRC_F_REQ_ACK_DATA | 0x0002);
+	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
+}
+
 /* The boundaries just inside every range are accepted. */
 TEST(wire_accepts_limits)
 {
@@ -983,6 +1087,7 @@ TEST(wire_mutations_agree_with_oracle)
 	size_t len, pos;
 
 	unit_seed();
+	acks_on_data = true;
 	for (i = 0; i < 300000; i++) {
 		len = build_valid(b, 1 + unit_rand32() % (__MRC_PKT_MAX - 1));
 		nmut = unit_rand32() % 4;

@@ -66,6 +66,9 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_TX_CHUNKS] = MNL_TYPE_U64,
 	[MRC_A_CONN_TX_CHUNK_SEGS] = MNL_TYPE_U64,
 	[MRC_A_CONN_TX_CHUNK_ALONE] = MNL_TYPE_U64,
+	[MRC_A_CONN_ACKS_PIGGY_TX] = MNL_TYPE_U64,
+	[MRC_A_CONN_ACKS_PIGGY_RX] = MNL_TYPE_U64,
+	[MRC_A_CONN_CAPS] = MNL_TYPE_U32,
 	/* multi-attr, walked in order: PLANE (conn_plane_types) */
 };
 
@@ -110,6 +113,7 @@ static const struct conn_field conn_tx_fields[] = {
 	{ MRC_A_CONN_RETRANS, "retrans", "retrans", "" },
 	{ MRC_A_CONN_RTO_COUNT, "rto", "rto", "" },
 	{ MRC_A_CONN_ACKS_TX, "acks", "acks", "" },
+	{ MRC_A_CONN_ACKS_PIGGY_TX, "acks_on_data", "acks-on-data", "" },
 	{ MRC_A_CONN_TX_BURSTS, "bursts", "bursts", "" },
 	{ MRC_A_CONN_TX_BURST_PKTS, "burst_pkts", "burst-pkts", "" },
 	{ MRC_A_CONN_TX_CHUNKS, "chunks", "chunks", "" },
@@ -123,6 +127,7 @@ static const struct conn_field conn_rx_fields[] = {
 	{ MRC_A_CONN_RX_PKTS, "pkts", "pkts", "" },
 	{ MRC_A_CONN_RX_DUPS, "dups", "dups", "" },
 	{ MRC_A_CONN_ACKS_RX, "acks", "acks", "" },
+	{ MRC_A_CONN_ACKS_PIGGY_RX, "acks_on_data", "acks-on-data", "" },
 	{ MRC_A_CONN_CE_RX, "ce", "ce", "" },
 	{ MRC_A_CONN_RX_BURSTS, "bursts", "bursts", "" },
 	{ MRC_A_CONN_RX_BURST_PKTS, "burst_pkts", "burst-pkts", "" },
@@ -427,6 +432,10 @@ void conn_print(const struct nlmsghdr *nlh, const char *event)
 	if (tb[MRC_A_CONN_PATHS])
 		print_u64("paths", "paths",
 			  mnl_attr_get_u32(tb[MRC_A_CONN_PATHS]));
+	/* capabilities: text names the ones in force, JSON says each */
+	if (tb[MRC_A_CONN_CAPS])
+		print_bool("ack_data", "ack-data",
+			   mnl_attr_get_u32(tb[MRC_A_CONN_CAPS]) & MRC_CONN_CAPS_ACK_DATA);
 	print_bool(NULL, "orphan", orphan);
 
 	conn_print_fields(tb, conn_snd_fields, ARRAY_SIZE(conn_snd_fields),

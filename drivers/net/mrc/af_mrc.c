@@ -1195,6 +1195,10 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->tx_chunks = ms->stats.tx_chunks;
 	info->tx_chunk_segs = ms->stats.tx_chunk_segs;
 	info->tx_chunk_alone = ms->stats.tx_chunk_alone;
+	info->acks_piggy_tx = ms->stats.acks_piggy_tx;
+	info->acks_piggy_rx = ms->stats.acks_piggy_rx;
+	BUILD_BUG_ON(MRC_CONN_CAPS_ACK_DATA != MRC_F_REQ_ACK_DATA);
+	info->caps = ms->caps;
 	info->rx_bursts = ms->stats.rx_bursts;
 	info->rx_burst_pkts = ms->stats.rx_burst_pkts;
 	mrc_conn_spin_unlock(ms);

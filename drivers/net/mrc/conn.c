@@ -186,8 +186,11 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 	bool again;
 
 	mrc_conn_lock(ms, &xq);
-	if (ms->ack_pending && ms->state == MRC_ST_ESTABLISHED)
+	if (ms->ack_pending && ms->state == MRC_ST_ESTABLISHED) {
+		/* No answer carried it in time: acknowledge ends at once. */
+		ms->pingpong = false;
 		mrc_input_send_ack(ms, &xq);
+	}
 	/* No memory for the ACK: this timer cannot re-arm itself; restart. */
 	again = ms->ack_pending && ms->state == MRC_ST_ESTABLISHED;
 	if (again)
@@ -202,15 +205,19 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 /**
  * mrc_conn_arm_ack() - bound the delay of the next ACK
  * @ms: the connection (conn lock)
+ *
+ * MRC_ACK_DELAY_US, or ack_pingpong_us while the application answers
+ * each message (@pingpong: the answer carries the ACK).
  */
 void mrc_conn_arm_ack(struct mrc_sock *ms)
 {
+	u32 us = ms->pingpong ? READ_ONCE(mrc_ack_pingpong_us) : MRC_ACK_DELAY_US;
+
 	lockdep_assert_held(&ms->lock);
 	if (hrtimer_active(&ms->ack_timer))
 		return;
 	sock_hold(&ms->sk);
-	hrtimer_start(&ms->ack_timer, ns_to_ktime(MRC_ACK_DELAY_US * NSEC_PER_USEC),
-		      HRTIMER_MODE_REL_SOFT);
+	hrtimer_start(&ms->ack_timer, ns_to_ktime(us * NSEC_PER_USEC), HRTIMER_MODE_REL_SOFT);
 }
 
 /**

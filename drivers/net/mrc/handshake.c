@@ -16,6 +16,12 @@
  * to a port nobody listens on is answered with a RESET, so connect()
  * fails with ECONNREFUSED at once.  Half-open children are capped per
  * device (MRC_HALF_OPEN_MAX) and per listener (its backlog).
+ *
+ * Capabilities (MRC_F_REQ_* flags, wire.rst): a client's first REQ offers
+ * what the ack_piggyback parameter allows; the server keeps what it
+ * supports too and says so in its ACCEPT, which decides for both ends.
+ * A server from before capabilities drops a REQ with flags, so the REQ's
+ * retransmissions offer none, as TCP retries a SYN without ECN.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,6 +35,17 @@
 #include <net/route.h>
 
 #include "sock.h"
+
+static bool ack_piggyback = true;
+module_param(ack_piggyback, bool, 0644);
+MODULE_PARM_DESC(ack_piggyback,
+		 "New connections offer and accept ACKs carried on DATA (a capability of the handshake)");
+
+/* The capabilities we offer or accept now. */
+static u8 mrc_handshake_caps(void)
+{
+	return READ_ONCE(ack_piggyback) ? MRC_F_REQ_ACK_DATA : 0;
+}
 
 /* The rail's first address of @family (AF_INET: v4-mapped). RCU. */
 static bool mrc_rail_addr(const struct net_device *dev, int family,
@@ -240,7 +257,9 @@ static struct sk_buff *mrc_build_req(struct mrc_sock *ms, u8 type)
 	skb = mrc_xmit_alloc(ms, len);
 	if (!skb)
 		return NULL;
-	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type, 0,
+	/* A REQ's retransmissions offer nothing (the first one's backoff is 0). */
+	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type,
+			 type == MRC_PKT_ACCEPT ? ms->caps : ms->backoff ? 0 : ms->caps_offer,
 			 type == MRC_PKT_REQ ? 0 : ms->peer_id, ms->id);
 	body = skb_put(skb, len - MRC_HDR_LEN);
 	mrc_wire_put_req(body, type, &r);
@@ -380,6 +399,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	ms->max_msg = READ_ONCE(mdev->max_msg_size);
 	ms->client = true;
 	ms->req_plane = plane;
+	ms->caps_offer = mrc_handshake_caps();
 	ms->udp_port = READ_ONCE(mdev->udp_port);
 
 	spin_lock_bh(&ms->lock);
@@ -658,6 +678,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->bound = true;
 	child->isn = get_random_u32();
 	child->req_plane = plane;
+	child->caps = pkt->flags & mrc_handshake_caps();
 	child->udp_port = READ_ONCE(mdev->udp_port);
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	if (mrc_fill_lrails(child, mdev, mrc_addr_family(saddr), &payload)) {
@@ -741,6 +762,12 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
 		return true;
 	}
+	/* An ACCEPT keeps capabilities of our REQ's, never adds one. */
+	if (pkt->flags & ~ms->caps_offer) {
+		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
+		return true;
+	}
+	ms->caps = pkt->flags;
 	if (!mrc_take_peer(ms, pkt, ms->mdev)) {
 		/*
 		 * Segments smaller than we accept: refuse the connection, and

@@ -43,7 +43,11 @@
  * for a duplicate, a CE mark, the end of a message or a CLOSE, otherwise
  * within MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
  * so the sender learns which path delivered what, and carries the CE
- * count and our credit.
+ * count and our credit.  With a peer that reads ACKs on DATA
+ * (MRC_F_REQ_ACK_DATA), a pending ACK rides our next DATA packet that has
+ * room for it (output.c, mrc_input_piggyback()), and while our
+ * application answers each message (@pingpong) a message's end waits for
+ * that answer, at most ack_pingpong_us.
  *
  * Context: every function here runs under the connection lock, but the
  * reader's: mrc_input_take_msg() and mrc_input_release() (lock_sock).
@@ -63,6 +67,12 @@ static bool rx_coalesce = true;
 module_param(rx_coalesce, bool, 0644);
 MODULE_PARM_DESC(rx_coalesce,
 		 "Keep a message's in-order segments in one skb, charged what their pages take");
+
+unsigned int mrc_ack_pingpong_us = MRC_ACK_PINGPONG_US;
+MRC_PARAM_UINT_RANGE(ack_pingpong_us, mrc_ack_pingpong_us, 0, MRC_RTO_MIN_US / 2);
+MODULE_PARM_DESC(ack_pingpong_us,
+		 "With ACKs on DATA: how long the ACK of a message waits for the answer, us (0-"
+		 __stringify(MRC_RTO_MIN_US) " / 2; 0: at once)");
 
 static unsigned int ack_every = MRC_ACK_EVERY;
 MRC_PARAM_UINT_RANGE(ack_every, ack_every, 1, MRC_ACK_EVERY_MAX);
@@ -262,11 +272,54 @@ static void mrc_input_advertise(struct mrc_sock *ms, u32 rwnd)
 		ms->rwnd_adv = rwnd;
 }
 
+/*
+ * Write the ACK (a NACK's with @reason) of what arrived at @buf: its
+ * trigger, our SACK, CE count and credit.
+ */
+static void mrc_input_put_ack(struct mrc_sock *ms, u8 reason, void *buf)
+{
+	struct mrc_ack_info a;
+
+	mrc_rxwin_sack(&ms->rxw, &a.cum, &a.base, a.bits);
+	a.trig_psn = ms->ack_trig.psn;
+	a.trig_ev = ms->ack_trig.ev;
+	a.trig_tx = ms->ack_trig.tx;
+	a.nack_reason = reason;
+	a.ce_count = ms->ce_count;
+	/* Never less than we promised already: the credit does not shrink. */
+	mrc_input_advertise(ms, mrc_input_rwnd(ms));
+	mrc_input_commit(ms);
+	a.rwnd_psn = ms->rwnd_adv;
+	a.ack_delay_us = mrc_now_us() - ms->ack_trig_at;	/* u32 time wraps */
+	mrc_wire_put_ack(buf, &a);
+}
+
+/**
+ * mrc_input_piggyback() - carry our pending ACK on a DATA packet
+ * @ms: the connection (conn lock), MRC_F_REQ_ACK_DATA in its @caps and an
+ *	ACK pending
+ * @buf: the packet's ACK part (sizeof(struct mrc_wire_ack) bytes after
+ *	its DATA part)
+ *
+ * The ACK the delayed-ACK timer would have sent goes with the packet
+ * instead, and is no longer pending.
+ *
+ * Return: the flags the DATA header gets for it.
+ */
+u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf)
+{
+	lockdep_assert_held(&ms->lock);
+	mrc_conn_stop_ack(ms);
+	mrc_input_put_ack(ms, MRC_NACK_NONE, buf);
+	ms->ack_pending = 0;
+	ms->stats.acks_piggy_tx++;
+	return MRC_F_DATA_ACK | (ms->ack_trig.ce ? MRC_F_DATA_ACK_CE : 0);
+}
+
 /* An ACK, or a NACK of @ms->ack_trig with @reason (enum mrc_nack_reason). */
 static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 			   struct sk_buff_head *xq)
 {
-	struct mrc_ack_info a;
 	struct sk_buff *skb;
 	u8 plane = ms->ack_trig_plane;
 	int path = -1;
@@ -283,18 +336,7 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	mrc_conn_stop_ack(ms);
 	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type,
 			 ms->ack_trig.ce ? MRC_F_ACK_CE : 0, ms->peer_id, ms->id);
-	mrc_rxwin_sack(&ms->rxw, &a.cum, &a.base, a.bits);
-	a.trig_psn = ms->ack_trig.psn;
-	a.trig_ev = ms->ack_trig.ev;
-	a.trig_tx = ms->ack_trig.tx;
-	a.nack_reason = reason;
-	a.ce_count = ms->ce_count;
-	/* Never less than we promised already: the credit does not shrink. */
-	mrc_input_advertise(ms, mrc_input_rwnd(ms));
-	mrc_input_commit(ms);
-	a.rwnd_psn = ms->rwnd_adv;
-	a.ack_delay_us = mrc_now_us() - ms->ack_trig_at;	/* u32 time wraps */
-	mrc_wire_put_ack(skb_put(skb, sizeof(struct mrc_wire_ack)), &a);
+	mrc_input_put_ack(ms, reason, skb_put(skb, sizeof(struct mrc_wire_ack)));
 
 	/* Back on the plane the trigger came in on (if proven), with its EV. */
 	ev = ms->ack_trig.ev;
@@ -942,6 +984,16 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	enum mrc_rx_verdict v;
 	u32 every;
 
+	/*
+	 * A peer that reads ACKs on DATA leaves a message's end to us: at
+	 * once, unless our application answers what it reads (then the
+	 * answer, or the delayed ACK, carries it).
+	 */
+	if (ms->caps & MRC_F_REQ_ACK_DATA && !ms->pingpong &&
+	    pkt->type == MRC_PKT_DATA &&
+	    be32_to_cpu(d->offset) + pkt->payload_len == be32_to_cpu(d->msg_len))
+		now = true;
+
 	v = mrc_rxwin_check(&ms->rxw, psn);
 	if (v == MRC_RX_NEW && !mrc_psn_before(psn, ms->rwnd_adv))
 		v = MRC_RX_AHEAD;	/* beyond the credit we gave */
@@ -1031,23 +1083,31 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 		mrc_output_probe(ms, MRC_PKT_PROBE_ACK, 0, probe, plane, xq);
 }
 
-static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
-			  const struct mrc_pkt *pkt, u32 now, bool *dropped,
-			  struct sk_buff_head *xq)
+/*
+ * An ACK or NACK (@type), or the ACK part of a DATA packet (@type DATA):
+ * its part @w, its CE flag @ce.  Sets *@dropped if it acknowledges PSNs
+ * never sent (the packet is dropped whole).
+ */
+static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
+			  const struct mrc_wire_ack *w, bool ce, u32 now,
+			  bool *dropped, struct sk_buff_head *xq)
 {
 	struct mrc_ack_result res;
 	struct mrc_ack_info a;
 	u32 rwnd, rtt, reo;
 	bool trimmed, progress = false;
 
-	mrc_wire_get_ack(&pkt->u.ack, &a);
+	mrc_wire_get_ack(w, &a);
 
 	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, now,
 			   mrc_output_acked, ms, &res)) {
 		mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_ACK);
 		return;
 	}
-	ms->stats.acks_rx++;
+	if (type == MRC_PKT_DATA)
+		ms->stats.acks_piggy_rx++;
+	else
+		ms->stats.acks_rx++;
 	rwnd = a.rwnd_psn;
 	if (mrc_psn_after(rwnd, ms->rwnd_psn) &&
 	    rwnd - ms->txw.una <= MRC_WIN_PKTS) {
@@ -1072,10 +1132,8 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail,
 	 * NACKs only a trimmed packet says something about the path
 	 * (congestion); it is sent again at once.
 	 */
-	trimmed = pkt->type == MRC_PKT_NACK &&
-		  a.nack_reason == MRC_NACK_TRIMMED;
-	mrc_path_acked(ms, &res, pkt->flags & MRC_F_ACK_CE,
-		       a.ce_count, trimmed);
+	trimmed = type == MRC_PKT_NACK && a.nack_reason == MRC_NACK_TRIMMED;
+	mrc_path_acked(ms, &res, ce, a.ce_count, trimmed);
 	if (res.acked_pkts)
 		mrc_output_sndbuf_expand(ms);
 	if (trimmed)
@@ -1170,10 +1228,19 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
 			break;
 		}
-		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK)
-			mrc_input_ack(ms, rail, pkt, seg->now, &dropped, xq);
-		else
-			kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);
+		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK) {
+			mrc_input_ack(ms, rail, pkt->type, &pkt->u.ack,
+				      pkt->flags & MRC_F_ACK_CE, seg->now, &dropped, xq);
+			break;
+		}
+		/* An ACK on DATA first: a bad one drops the packet. */
+		if (pkt->flags & MRC_F_DATA_ACK) {
+			mrc_input_ack(ms, rail, MRC_PKT_DATA, &pkt->u.dack,
+				      pkt->flags & MRC_F_DATA_ACK_CE, seg->now, &dropped, xq);
+			if (dropped || ms->state != MRC_ST_ESTABLISHED)
+				break;
+		}
+		kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);
 		break;
 	case MRC_PKT_PROBE:
 		/* A challenge may overtake the ACK completing the handshake. */

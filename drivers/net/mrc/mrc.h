@@ -298,6 +298,13 @@ struct mrc_net {
 #define MRC_RTO_INIT_US		200000
 #define MRC_DEAD_PEER_MS	10000	/* dead_peer_ms default (no progress: ETIMEDOUT) */
 #define MRC_ACK_DELAY_US	200	/* delayed-ACK bound */
+/*
+ * ack_pingpong_us's default: while the application answers each message
+ * (pingpong), its answer carries the ACK if it leaves within this long.
+ * A fifth of the peer's smallest RTO (MRC_RTO_MIN_US), as TCP's ATO
+ * minimum is of its.
+ */
+#define MRC_ACK_PINGPONG_US	4000
 #define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
 #define MRC_ACK_EVERY		16	/* ack_every default: ACK at least every N packets */
 #define MRC_ACK_EVERY_MAX	64	/* ack_every's upper bound */

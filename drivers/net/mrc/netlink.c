@@ -278,6 +278,11 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 			      MRC_A_CONN_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_ALONE, i.tx_chunk_alone,
 			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_TX, i.acks_piggy_tx,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_RX, i.acks_piggy_rx,
+			      MRC_A_CONN_PAD) ||
+	    nla_put_u32(skb, MRC_A_CONN_CAPS, i.caps) ||
 	    mrc_nl_put_planes(skb, pl, npl)) {
 		genlmsg_cancel(skb, hdr);
 		goto out;

@@ -148,7 +148,11 @@ static int mrc_output_copy(struct sock *sk, struct sk_buff *skb,
  */
 static struct sk_buff *mrc_output_alloc_seg(gfp_t gfp)
 {
-	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_HDR_LEN;
+	/*
+	 * Room for an ACK part too (64 bytes): on veth and Ethernet rails
+	 * the head stays in the 512-byte kmalloc bucket.
+	 */
+	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_ACK_HDR_LEN;
 	struct sk_buff *skb;
 
 	skb = alloc_skb_fclone(hr, gfp);
@@ -334,12 +338,14 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 
 /*
  * The DATA/CLOSE headers of one transmission of segment @i of the chunk
- * with @cb at @h; they ask for an ACK at once (@ack_now) when the sender
- * cannot go on without one, besides at a message's end and for a CLOSE.
+ * with @cb at @h, with @flags (an ACK part's, written after them); they
+ * ask for an ACK at once (@ack_now) when the sender cannot go on without
+ * one, and for a CLOSE; at a message's end only from a peer that does not
+ * read ACKs on DATA (one that does decides that itself, input.c).
  */
 static void mrc_output_hdr(const struct mrc_sock *ms,
 			   const struct mrc_skb_cb *cb, u32 i, struct mrc_wire_hdr *h,
-			   u32 psn, u8 tx_count, u16 ev, bool ack_now)
+			   u32 psn, u8 tx_count, u16 ev, bool ack_now, u16 flags)
 {
 	struct mrc_data_info d = {
 		.psn = psn,
@@ -350,10 +356,12 @@ static void mrc_output_hdr(const struct mrc_sock *ms,
 		.tx_count = tx_count,
 	};
 
-	mrc_wire_put_hdr(h, cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA,
-			 ack_now || cb->close ||
-			 d.offset + mrc_output_seg_len(cb, i) == cb->msg_len ?
-			 MRC_F_DATA_ACK_NOW : 0, ms->peer_id, ms->id);
+	if (ack_now || cb->close ||
+	    (!(ms->caps & MRC_F_REQ_ACK_DATA) &&
+	     d.offset + mrc_output_seg_len(cb, i) == cb->msg_len))
+		flags |= MRC_F_DATA_ACK_NOW;
+	mrc_wire_put_hdr(h, cb->close ? MRC_PKT_CLOSE : MRC_PKT_DATA, flags,
+			 ms->peer_id, ms->id);
 	mrc_wire_put_data(h + 1, &d);
 }
 
@@ -383,18 +391,33 @@ static void mrc_output_add_seg(struct sk_buff *to, const struct sk_buff *skb,
 }
 
 /*
+ * Does our pending ACK go with this transmission of segment @i of the
+ * chunk with @cb?  To a peer that reads ACKs on DATA, on a DATA segment
+ * whose packet stays within the segment size with the ACK part.
+ */
+static bool mrc_output_piggy(const struct mrc_sock *ms,
+			     const struct mrc_skb_cb *cb, u32 i)
+{
+	return ms->ack_pending && ms->caps & MRC_F_REQ_ACK_DATA && !cb->close &&
+	       mrc_output_seg_len(cb, i) + sizeof(struct mrc_wire_ack) <= ms->seg_size;
+}
+
+/*
  * An skb for one transmission of segment @t, with its headers in the
- * head: for a chunk of one segment (an fclone) a clone, its twin; for a
- * segment of a larger chunk a small skb of its own with the segment's
- * page fragments.
+ * head (and our pending ACK after them, mrc_output_piggy()): for a chunk
+ * of one segment (an fclone) a clone, its twin; for a segment of a larger
+ * chunk a small skb of its own with the segment's page fragments.
  */
 static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 					const struct mrc_txseg *t, u32 psn,
 					u8 tx_count, u16 ev, bool ack_now)
 {
-	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_HDR_LEN;
 	const struct mrc_skb_cb *cb = MRC_SKB_CB(t->skb);
+	bool piggy = mrc_output_piggy(ms, cb, t->idx);
+	unsigned int hr = mrc_xmit_headroom() + MRC_DATA_HDR_LEN +
+			  (piggy ? sizeof(struct mrc_wire_ack) : 0);
 	struct sk_buff *c;
+	u16 flags = 0;
 
 	lockdep_assert_held(&ms->lock);
 	if (cb->segs == 1 && t->skb->fclone == SKB_FCLONE_ORIG) {
@@ -415,8 +438,10 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 			ms->stats.tx_chunk_alone++;
 		mrc_output_add_seg(c, t->skb, t->idx, 0);
 	}
+	if (piggy)
+		flags = mrc_input_piggyback(ms, skb_push(c, sizeof(struct mrc_wire_ack)));
 	mrc_output_hdr(ms, cb, t->idx, skb_push(c, MRC_DATA_HDR_LEN),
-		       psn, tx_count, ev, ack_now);
+		       psn, tx_count, ev, ack_now, flags);
 	return c;
 }
 
@@ -486,6 +511,10 @@ static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 	mrc_cc_on_sent(cc, &ms->ccp, len);
 	pl->avail -= min(pl->avail, max_t(u32, len, 1));
 	ms->stats.tx_pkts++;
+	/* New data soon after data arrived: our application answers. */
+	if (!tx && ms->caps & MRC_F_REQ_ACK_DATA && ms->stats.rx_pkts &&
+	    now - ms->ack_trig_at < READ_ONCE(mrc_ack_pingpong_us))
+		ms->pingpong = true;
 	if (tx > 0) {
 		ms->stats.retrans++;
 		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
@@ -671,7 +700,7 @@ static bool mrc_output_burst(struct mrc_sock *ms, int path, u32 k, u32 now,
 			mrc_output_untake(ms, psn);
 			break;
 		}
-		mrc_output_hdr(ms, cb, i, mrc_output_slot(skb, i), psn, tx, e->ev, ack_now);
+		mrc_output_hdr(ms, cb, i, mrc_output_slot(skb, i), psn, tx, e->ev, ack_now, 0);
 		mrc_output_add_seg(b, skb, i, MRC_DATA_HDR_LEN);
 		last_len = len;
 		n++;

@@ -163,6 +163,8 @@ struct mrc_endpoint_rail {
  * @rx_dups: duplicate DATA packets (acknowledged, not stored)
  * @acks_tx: ACKs sent
  * @acks_rx: ACKs received
+ * @acks_piggy_tx: ACKs sent on DATA (MRC_F_DATA_ACK), not in @acks_tx
+ * @acks_piggy_rx: ACKs received on DATA, not in @acks_rx
  * @ce_rx: CE-marked packets received
  */
 struct mrc_conn_stats {
@@ -184,6 +186,8 @@ struct mrc_conn_stats {
 	u64 rx_dups;
 	u64 acks_tx;
 	u64 acks_rx;
+	u64 acks_piggy_tx;
+	u64 acks_piggy_rx;
 	u64 ce_rx;
 };
 
@@ -309,6 +313,12 @@ struct mrc_conn_stats {
  * @peer_close_psn: with @peer_closed: the PSN of its CLOSE; everything the
  *	peer sent arrived once @rxw.cum is past it (mrc_peer_done())
  * @ack_pending: packets received since our last ACK
+ * @pingpong: the application answers what it reads at once: a message's
+ *	end is acknowledged by the reply's DATA (MRC_F_DATA_ACK) or the
+ *	delayed ACK (ack_pingpong_us), not at once; set when we send new
+ *	data within ack_pingpong_us of the last arrival, cleared
+ *	when the delayed ACK fires (as TCP's pingpong mode); only with
+ *	MRC_F_REQ_ACK_DATA in @caps
  * @ack_trig: the packet that will trigger the next ACK
  * @ack_trig_at: when it arrived (mrc_now_us() time, of its batch)
  * @ack_trig_plane: the plane of the rail it arrived on
@@ -341,6 +351,11 @@ struct mrc_conn_stats {
  * @client: the connection was opened by connect() (challenge.c); set
  *	before the connection is hashed, constant
  * @req_plane: client: the plane the REQ goes out on
+ * @caps_offer: client: the capabilities (MRC_F_REQ_*) its first REQ
+ *	offers (its retransmissions offer none); constant
+ * @caps: the capabilities in force: a client's from the ACCEPT, a child's
+ *	what its REQ offered and we support (its ACCEPT's flags); set before
+ *	the connection is established, constant after
  * @isn: our first PSN
  * @peer_isn: the peer's first PSN
  * @accept_node: child: entry in the listener's @accept_queue
@@ -422,6 +437,7 @@ struct mrc_sock {
 	u32 peer_msgs;
 	u32 peer_close_psn;
 	u32 ack_pending;
+	bool pingpong;
 	struct {
 		u32 psn;
 		u16 ev;
@@ -447,6 +463,8 @@ struct mrc_sock {
 	struct mrc_sock *listener;
 	bool client;
 	u8 req_plane;
+	u8 caps_offer;
+	u8 caps;
 	u32 isn;
 	u32 peer_isn;
 	struct list_head accept_node;
@@ -676,6 +694,9 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
+u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf);
+/* Module parameter of input.c (Documentation/mrc.rst). */
+extern unsigned int mrc_ack_pingpong_us;
 void mrc_input_sock_init(struct mrc_sock *ms);
 bool mrc_input_readable(const struct mrc_sock *ms);
 struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek);

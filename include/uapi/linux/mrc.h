@@ -118,6 +118,11 @@ struct sockaddr_mrc {
  * @tx_chunk_alone: transmissions of one of those segments in an skb of
  *	its own, not in a burst (retransmissions, and first transmissions
  *	that could not join a burst)
+ * @acks_piggy_tx: ACKs sent on DATA packets (not in @acks_tx)
+ * @acks_piggy_rx: ACKs received on DATA packets (not in @acks_rx)
+ * @caps: the capabilities the handshake settled (enum mrc_conn_caps of
+ *	<linux/mrc_netlink.h>: MRC_CONN_CAPS_ACK_DATA, ACKs on DATA)
+ * @reserved2: zero
  */
 struct mrc_info {
 	__u8	state;
@@ -158,6 +163,10 @@ struct mrc_info {
 	__u64	tx_chunks;
 	__u64	tx_chunk_segs;
 	__u64	tx_chunk_alone;
+	__u64	acks_piggy_tx;
+	__u64	acks_piggy_rx;
+	__u32	caps;
+	__u32	reserved2;
 };
 
 #endif /* _UAPI_LINUX_MRC_H */

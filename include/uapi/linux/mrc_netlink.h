@@ -14,6 +14,16 @@
 #define MRC_MAX_MSG_SIZE_LIMIT	67108864
 
 /**
+ * enum mrc_conn_caps - Capabilities a connection's handshake settled
+ *   (wire.rst).
+ * @MRC_CONN_CAPS_ACK_DATA: Both ends read ACKs carried on DATA packets (module
+ *   parameter ack_piggyback at both when the connection opened).
+ */
+enum mrc_conn_caps {
+	MRC_CONN_CAPS_ACK_DATA = 1,
+};
+
+/**
  * enum mrc_admin_state - Whether mrc may use a rail, as set by the
  *   administrator.
  * @MRC_ADMIN_STATE_DOWN: mrc does not use the rail.
@@ -219,6 +229,9 @@ enum {
 	MRC_A_CONN_TX_CHUNKS,
 	MRC_A_CONN_TX_CHUNK_SEGS,
 	MRC_A_CONN_TX_CHUNK_ALONE,
+	MRC_A_CONN_ACKS_PIGGY_TX,
+	MRC_A_CONN_ACKS_PIGGY_RX,
+	MRC_A_CONN_CAPS,
 
 	__MRC_A_CONN_MAX,
 	MRC_A_CONN_MAX = (__MRC_A_CONN_MAX - 1)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * core/wire.c - validation of received mrc packets (wire format v2), and
- * the builders of the packets we send (at the end).
+ * core/wire.c - validation of received mrc packets (wire format v2 with
+ * capabilities), and the builders of the packets we send (at the end).
  *
  * Everything the parser reads is attacker-controlled: every field is read from a
  * local copy made after the length was checked (a REQ's or ACCEPT's
@@ -19,19 +19,51 @@
 /* Smallest max_payload a REQ/ACCEPT may announce. */
 #define MRC_WIRE_MIN_PAYLOAD	64
 
+/* An ACK's part (a NACK's if @nack), on its own or on DATA. */
+static enum mrc_drop_reason check_ack(const struct mrc_wire_ack *a, bool nack)
+{
+	if (a->reserved)
+		return MRC_DROP_RESERVED;
+	if (!nack) {
+		if (a->nack_reason != MRC_NACK_NONE)
+			return MRC_DROP_BAD_FIELD;
+	} else if (a->nack_reason == MRC_NACK_NONE ||
+		   a->nack_reason >= __MRC_NACK_MAX) {
+		return MRC_DROP_BAD_FIELD;
+	}
+	if (be16_to_cpu(a->trig_ev) > MRC_EV_MAX)
+		return MRC_DROP_BAD_FIELD;
+	return MRC_DROP_NONE;
+}
+
 static enum mrc_drop_reason parse_data(const u8 *buf, size_t len, struct mrc_pkt *pkt)
 {
+	u32 hdr = pkt->flags & MRC_F_DATA_ACK ? MRC_DATA_ACK_HDR_LEN : MRC_DATA_HDR_LEN;
+	enum mrc_drop_reason why;
 	struct mrc_wire_data d;
-	u64 payload = len - MRC_DATA_HDR_LEN;	/* len >= MRC_DATA_HDR_LEN */
 	u32 msg_len, offset;
+	u64 payload;
 
+	if (len < hdr)		/* len >= MRC_DATA_HDR_LEN */
+		return MRC_DROP_LENGTH;
+	payload = len - hdr;
 	memcpy(&d, buf + MRC_HDR_LEN, sizeof(d));
 	if (pkt->type == MRC_PKT_CLOSE && payload)
 		return MRC_DROP_LENGTH;
 	if (pkt->flags & ~MRC_F_DATA_MASK)
 		return MRC_DROP_RESERVED;
+	/* An ACK part: only on DATA, and its CE flag only with it. */
+	if ((pkt->flags & MRC_F_DATA_ACK_CE && !(pkt->flags & MRC_F_DATA_ACK)) ||
+	    (pkt->flags & MRC_F_DATA_ACK && pkt->type == MRC_PKT_CLOSE))
+		return MRC_DROP_RESERVED;
 	if (d.reserved || d.reserved2)
 		return MRC_DROP_RESERVED;
+	if (pkt->flags & MRC_F_DATA_ACK) {
+		memcpy(&pkt->u.dack, buf + MRC_DATA_HDR_LEN, sizeof(pkt->u.dack));
+		why = check_ack(&pkt->u.dack, false);
+		if (why)
+			return why;
+	}
 	if (be16_to_cpu(d.ev) > MRC_EV_MAX)
 		return MRC_DROP_BAD_FIELD;
 
@@ -51,7 +83,7 @@ static enum mrc_drop_reason parse_data(const u8 *buf, size_t len, struct mrc_pkt
 			return MRC_DROP_BAD_FIELD;
 	}
 
-	pkt->hdr_len = MRC_DATA_HDR_LEN;
+	pkt->hdr_len = hdr;
 	pkt->payload_len = (u32)payload;	/* <= msg_len, fits */
 	pkt->u.data = d;
 	return MRC_DROP_NONE;
@@ -59,22 +91,17 @@ static enum mrc_drop_reason parse_data(const u8 *buf, size_t len, struct mrc_pkt
 
 static enum mrc_drop_reason parse_ack(const u8 *buf, size_t len, struct mrc_pkt *pkt)
 {
+	enum mrc_drop_reason why;
 	struct mrc_wire_ack a;
 
 	if (len != MRC_ACK_LEN)
 		return MRC_DROP_LENGTH;
 	memcpy(&a, buf + MRC_HDR_LEN, sizeof(a));
-	if (pkt->flags & ~MRC_F_ACK_MASK || a.reserved)
+	if (pkt->flags & ~MRC_F_ACK_MASK)
 		return MRC_DROP_RESERVED;
-	if (pkt->type == MRC_PKT_ACK) {
-		if (a.nack_reason != MRC_NACK_NONE)
-			return MRC_DROP_BAD_FIELD;
-	} else if (a.nack_reason == MRC_NACK_NONE ||
-		   a.nack_reason >= __MRC_NACK_MAX) {
-		return MRC_DROP_BAD_FIELD;
-	}
-	if (be16_to_cpu(a.trig_ev) > MRC_EV_MAX)
-		return MRC_DROP_BAD_FIELD;
+	why = check_ack(&a, pkt->type == MRC_PKT_NACK);
+	if (why)
+		return why;
 
 	pkt->hdr_len = MRC_ACK_LEN;
 	pkt->u.ack = a;
@@ -119,7 +146,10 @@ static enum mrc_drop_reason parse_req(const u8 *buf, size_t len, struct mrc_pkt 
 	n = q.n_rails;
 	if (len != (is_req ? MRC_REQ_WIRE_LEN : MRC_REQ_LEN(n)))
 		return MRC_DROP_LENGTH;
-	if (pkt->flags)
+	/* A REQ's unknown capabilities are ignored, an ACCEPT's are not. */
+	if (is_req)
+		pkt->flags &= MRC_F_REQ_MASK;
+	else if (pkt->flags & ~MRC_F_REQ_MASK)
 		return MRC_DROP_RESERVED;
 	if (q.reserved || (is_req && q.echo))
 		return MRC_DROP_RESERVED;
@@ -252,7 +282,8 @@ size_t mrc_wire_hdr_need(const void *buf, size_t len)
 	switch (h.type) {
 	case MRC_PKT_DATA:
 	case MRC_PKT_CLOSE:
-		need = MRC_DATA_HDR_LEN;
+		need = be16_to_cpu(h.flags) & MRC_F_DATA_ACK ?
+		       MRC_DATA_ACK_HDR_LEN : MRC_DATA_HDR_LEN;
 		break;
 	case MRC_PKT_ACK:
 	case MRC_PKT_NACK:

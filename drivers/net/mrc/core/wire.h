@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * core/wire.h - the mrc wire format, version 2 (Documentation/mrc/wire.rst).
+ * core/wire.h - the mrc wire format, version 2 with capabilities
+ * (Documentation/mrc/wire.rst).
  *
  * mrc packets are UDP payloads: IPv4 or IPv6 / UDP (destination port: the
  * mrc device's udp-port; source port: MRC_EV_SPORT(ev)) / mrc header /
@@ -51,9 +52,27 @@ struct mrc_wire_hdr {
 	__be32 src_conn;
 };
 
-/* DATA/CLOSE flags */
+/*
+ * DATA/CLOSE flags.  ACK (DATA only, and only to a peer whose REQ or
+ * ACCEPT had MRC_F_REQ_ACK_DATA): an ACK part, a struct mrc_wire_ack
+ * with the meaning of an ACK's, follows the DATA part, before the
+ * payload; ACK_CE (only with ACK) is that ACK's MRC_F_ACK_CE.
+ */
 #define MRC_F_DATA_ACK_NOW	0x0001	/* please acknowledge without delay */
-#define MRC_F_DATA_MASK		0x0001
+#define MRC_F_DATA_ACK		0x0002	/* an ACK part follows the DATA part */
+#define MRC_F_DATA_ACK_CE	0x0004	/* the ACK part's trigger was CE-marked */
+#define MRC_F_DATA_MASK		0x0007
+/*
+ * REQ/ACCEPT flags: capabilities.  A REQ offers them (a receiver ignores
+ * bits it does not know, so a later capability needs no fallback), the
+ * ACCEPT keeps those its sender supports too (only bits of the REQ's);
+ * from then on both ends use what the ACCEPT has.  A version-2 receiver
+ * drops a REQ with any flag (a reserved bit then): a client sends its
+ * first REQ with its capabilities and the retransmissions without.
+ * ACK_DATA: "I read ACK parts on DATA" (MRC_F_DATA_ACK).
+ */
+#define MRC_F_REQ_ACK_DATA	0x0001
+#define MRC_F_REQ_MASK		0x0001
 /* ACK/NACK flags */
 #define MRC_F_ACK_CE		0x0001	/* the triggering packet was CE-marked */
 #define MRC_F_ACK_MASK		0x0001
@@ -213,6 +232,8 @@ struct mrc_wire_probe {
 
 #define MRC_HDR_LEN		sizeof(struct mrc_wire_hdr)
 #define MRC_DATA_HDR_LEN	(MRC_HDR_LEN + sizeof(struct mrc_wire_data))
+/* The headers of a DATA packet with an ACK part (MRC_F_DATA_ACK). */
+#define MRC_DATA_ACK_HDR_LEN	(MRC_DATA_HDR_LEN + sizeof(struct mrc_wire_ack))
 #define MRC_ACK_LEN		(MRC_HDR_LEN + sizeof(struct mrc_wire_ack))
 #define MRC_REQ_LEN(n)		(MRC_HDR_LEN + sizeof(struct mrc_wire_req) + \
 				 (n) * sizeof(struct mrc_wire_rail))
@@ -254,11 +275,13 @@ enum mrc_drop_reason {
  * @dst_conn: receiver's connection id
  * @src_conn: sender's connection id
  * @hdr_len: bytes of headers (common + type-specific + rails, and a
- *	REQ's padding)
+ *	REQ's padding, or a DATA packet's ACK part)
  * @payload_len: bytes after the headers (DATA only; 0 otherwise)
  * @u: the type-specific part, still big-endian, copied out of the packet;
  *	but a REQ's or ACCEPT's rails (@u.req.rails), checked in place:
- *	they point into the parsed buffer and are valid as long as it is
+ *	they point into the parsed buffer and are valid as long as it is.
+ *	A DATA packet with MRC_F_DATA_ACK has its ACK part in @u.dack,
+ *	checked as an ACK's.
  */
 struct mrc_pkt {
 	u8 type;
@@ -268,7 +291,10 @@ struct mrc_pkt {
 	u32 hdr_len;
 	u32 payload_len;
 	union {
-		struct mrc_wire_data data;
+		struct {
+			struct mrc_wire_data data;
+			struct mrc_wire_ack dack;
+		};
 		struct mrc_wire_ack ack;
 		struct {
 			struct mrc_wire_req req;
@@ -288,8 +314,9 @@ struct mrc_pkt {
  * Checks version, type, lengths (a REQ: exactly MRC_REQ_WIRE_LEN, zero
  * padding), reserved bits and fields, and the ranges that do not depend
  * on connection state (n_rails, plane, family, a REQ's isn and an
- * ACCEPT's echo non-zero, DATA offset + payload within msg_len).  Never
- * reads past @len.
+ * ACCEPT's echo non-zero, DATA offset + payload within msg_len, a DATA
+ * packet's ACK part as an ACK).  A REQ's flags are masked to the
+ * capabilities we know.  Never reads past @len.
  *
  * Return: MRC_DROP_NONE, or why the packet must be dropped.
  */
@@ -303,8 +330,9 @@ enum mrc_drop_reason mrc_wire_parse(const void *buf, size_t len,
  *
  * The receive path makes only this much linear: a DATA segment's payload
  * stays where the driver put it.  By the common header's type: DATA and
- * CLOSE their fixed headers, a REQ or ACCEPT all of it (up to the
- * largest, MRC_REQ_WIRE_LEN), other types their fixed length.
+ * CLOSE their fixed headers (and a DATA packet's ACK part), a REQ or
+ * ACCEPT all of it (up to the largest, MRC_REQ_WIRE_LEN), other types
+ * their fixed length.
  *
  * Return: bytes from @buf that parsing reads, at most @len.
  */
