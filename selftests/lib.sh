@@ -267,6 +267,32 @@ mrc_fabric() {
 	done
 }
 
+# mrc_fabric_mtu PREFIX MTU: every link of fabric PREFIX (hosts, leaves,
+# spines) gets MTU; mrc's segments size to it on the next connection.
+mrc_fabric_mtu() {
+	local ns
+
+	for ns in $(ip netns list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'); do
+		# shellcheck disable=SC2016
+		ip netns exec "$ns" sh -c 'for d in /sys/class/net/*; do d=${d##*/}
+			[ "$d" = lo ] || [ "$d" = mrc0 ] || ip link set dev "$d" mtu "$1" || exit 1
+			done' - "$2" || return 1
+	done
+}
+
+# mrc_shape DEV RATE_MBIT DELAY_MS MTU [netem args...]: "tc -batch" lines
+# that shape DEV's egress per packet, as a link of that rate: a tbf that
+# only cuts GSO skbs into packets of DEV's MTU, then netem with the rate
+# (0: none), the delay and a 400-packet queue.
+mrc_shape() {
+	local dev=$1 rate=$2 delay=$3 mtu=$4 r=
+
+	shift 4
+	[ "$rate" = 0 ] || r="rate ${rate}mbit"
+	echo "qdisc replace dev $dev root handle 1: tbf rate 10gbit burst $((mtu + 100)) latency 100ms"
+	echo "qdisc replace dev $dev parent 1:1 handle 10: netem $r delay ${delay}ms limit 400 $*"
+}
+
 # mrc_pair_addr a|b PLANE [4|6]: the address of that side's rail on PLANE.
 mrc_pair_addr() {
 	local host=1

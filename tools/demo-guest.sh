@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the demo VM (tools/demo.sh): two hosts on a 4-plane
-# leaf/spine fabric (2 spines per plane, ECMP by UDP source port).  One
+# leaf/spine fabric (2 spines per plane, ECMP by UDP source port; every
+# rail shaped to MRC_DEMO_RATE Mbit/s, default 50, per packet; links of
+# MTU MRC_DEMO_MTU, default 9000, as AI back-end fabrics run).  One
 # mrc connection sprays over every plane and spine; once a second a table
 # shows each plane's goodput, window and path states.  At t=4 s one spine
 # link of plane 0 is black-holed silently (carrier up, every packet
@@ -17,6 +19,8 @@ set -u
 mrc_load || exit 1	# loaded already; applies the emulation tuning (lib.sh)
 
 SECS=${MRC_DEMO_SECS:-16}
+RATE=${MRC_DEMO_RATE:-50}	# Mbit/s per rail
+MTU=${MRC_DEMO_MTU:-9000}
 FAIL_AT=4000 HEAL_AT=10000
 F=demo HA=demo-hA HB=demo-hB
 out=$MRC_RESULTS
@@ -169,6 +173,10 @@ mbit() {
 # ---- mrc ---------------------------------------------------------------------
 echo "== a 4-plane leaf/spine fabric: host A and host B, 4 rails each, 2 spines per plane"
 mrc_fabric $F 4 2 || exit 1
+mrc_fabric_mtu $F "$MTU" || exit 1
+for ns in $HA $HB; do
+	for p in 0 1 2 3; do mrc_shape r$p "$RATE" 0 "$MTU"; done | tc -n $ns -batch - || exit 1
+done
 mrcctl -n "$HA" dev show
 ip netns exec "$HB" mrcat -l -p 5000 -m 0 -s 1-65536 -t 120 -r "$tmp/ready" \
 	-T "$out/mrc.trace" >"$tmp/recv.out" 2>"$tmp/recv.err" &

@@ -9,8 +9,9 @@
 #
 # Environment: BENCH_QUICK=1 (fewer, shorter runs), BENCH_ONLY="p1 p2 ..."
 # (a subset: calib p1 p2 p3 p4 p5 p6 ab p7 rxe), BENCH_AB (module parameters
-# to A/B: "name=v1,v2 ..."), BENCH_RATE (Mbit/s per rail),
-# BENCH_DELAY_MS (per hop), BENCH_RUNS, BENCH_PAIRS (P3 host pairs),
+# to A/B: "name=v1,v2 ..."), BENCH_RATE (Mbit/s per rail, default 50),
+# BENCH_MTU (of the 4-plane fabric's links, default 9000), BENCH_DELAY_MS
+# (per hop), BENCH_RUNS, BENCH_PAIRS (P3 host pairs),
 # BENCH_P3_RATE (P3 host links, Mbit/s), BENCH_P3_ROUNDS, BENCH_P3_BYTES (per
 # flow and round).
 
@@ -29,7 +30,8 @@ QUICK=${BENCH_QUICK:-0}
 ONLY=" ${BENCH_ONLY:-p1 p2 p4 p3 p5 p6 ab p7 rxe} "
 # Module parameters A/B-measured by "ab": name=value1,value2 ...
 AB=${BENCH_AB:-ack_every=2,16 rx_coalesce=0,1 lazy_rto=0,1 tx_chunk_segs=1,16}
-RATE=${BENCH_RATE:-5}
+RATE=${BENCH_RATE:-50}
+MTU=${BENCH_MTU:-9000}
 DELAY=${BENCH_DELAY_MS:-1}
 if [ "$QUICK" = 1 ]; then
 	RUNS=${BENCH_RUNS:-1} SECS=3 FSECS=4 OUTAGE=1000 FAILAT=1800 PAIRS=${BENCH_PAIRS:-4}
@@ -81,15 +83,11 @@ waitfile() {
 # kv FILE KEY: value of KEY=... in the last line of FILE.
 kv() { tail -1 "$1" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
-# shape NS DEV RATE_MBIT DELAY_MS [netem extra...]: per-packet shaping: a
-# tbf that only splits GSO skbs into MTU packets (burst 1600 B), then
-# netem with the link's rate (0: none), delay and queue.
+# shape NS DEV RATE_MBIT DELAY_MS [netem extra...]: per-packet shaping
+# (mrc_shape of lib.sh) at the fabric's MTU; NS is for the reader (the
+# caller pipes the lines to "tc -n NS -batch").
 shape() {
-	local ns=$1 dev=$2 rate=$3 delay=$4 r=
-	shift 4
-	[ "$rate" = 0 ] || r="rate ${rate}mbit"
-	echo "qdisc replace dev $dev root handle 1: tbf rate 10gbit burst 1600 latency 100ms"
-	echo "qdisc replace dev $dev parent 1:1 handle 10: netem $r delay ${delay}ms limit 400 $*"
+	mrc_shape "$2" "$3" "$4" "$MTU" "${@:5}"
 }
 # netem_change NS DEV RATE DELAY [extra]: change the netem of a shaped link.
 netem_change() {
@@ -221,6 +219,7 @@ F=bf HA=bf-hA HB=bf-hB
 fabric_up() {
 	local p s ns
 	mrc_fabric $F 4 2 || { log "fabric failed"; exit 1; }
+	[ "$MTU" = 1500 ] || mrc_fabric_mtu $F "$MTU" || { log "fabric MTU failed"; exit 1; }
 	for p in 0 1 2 3; do
 		for ns in $HA $HB; do shape $ns r$p $RATE $DELAY | tc -n $ns -batch -; done
 		for ns in $F-lA $F-lB; do
@@ -396,7 +395,7 @@ P3BYTES=${BENCH_P3_BYTES:-262144}
 P3LIM=$((P3BYTES * 8 / R3 / 1000 * 20))
 [ $P3LIM -ge 5000 ] || P3LIM=5000
 clos_up() {
-	local i s side l n=$PAIRS nsp=2 nh v
+	local i s side l n=$PAIRS nsp=2 nh v MTU=1500	# shape(): P3's links
 	local -a nss=()
 	for i in $(seq 0 $((n - 1))); do nss+=(c-a$i c-b$i); done
 	ns_create c-lA c-lB c-s0 c-s1 "${nss[@]}" || exit 1

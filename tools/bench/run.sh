@@ -7,7 +7,7 @@
 #
 # usage: tools/bench/run.sh [--quick] [--only "p1 p2 ..."] [--keep]
 #   QUICK=1 in the environment is the same as --quick.  Other knobs go to
-#   the guest as BENCH_* variables (see guest.sh), e.g. BENCH_RATE=50.
+#   the guest as BENCH_* variables (see guest.sh), e.g. BENCH_RATE=100.
 
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +26,7 @@ done
 make -s -C "$top/tools/bench" || exit 1
 envs=(--env "BENCH_QUICK=$quick")
 [ -n "$only" ] && envs+=(--env "BENCH_ONLY=$only")
-for v in BENCH_RATE BENCH_DELAY_MS BENCH_RUNS BENCH_PAIRS BENCH_P3_RATE BENCH_P3_ROUNDS BENCH_P3_BYTES \
+for v in BENCH_RATE BENCH_MTU BENCH_DELAY_MS BENCH_RUNS BENCH_PAIRS BENCH_P3_RATE BENCH_P3_ROUNDS BENCH_P3_BYTES \
 	BENCH_AB; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
