@@ -275,7 +275,8 @@ mrc_fabric_mtu() {
 	for ns in $(ip netns list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'); do
 		# shellcheck disable=SC2016
 		ip netns exec "$ns" sh -c 'for d in /sys/class/net/*; do d=${d##*/}
-			[ "$d" = lo ] || [ "$d" = mrc0 ] || ip link set dev "$d" mtu "$1" || exit 1
+			[ "$d" = lo ] || [ "$d" = mrc0 ] || [ ! -e "/sys/class/net/$d/mtu" ] ||
+				ip link set dev "$d" mtu "$1" || exit 1
 			done' - "$2" || return 1
 	done
 }

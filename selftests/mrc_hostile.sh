@@ -449,6 +449,8 @@ fi
 kill -CONT "$SPID"
 kind "bad-ack (peer): ACK of PSNs never sent, to the receiving side" bad-ack A - \
 	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack -c $BID -C $AID -n $N"
+kind "bad-ack-data (peer): DATA whose ACK part acknowledges PSNs never sent" bad-ack A - \
+	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack-data -c $BID -C $AID -n $N"
 # The sending side has packets in flight: its scoreboard must refuse too.
 nsh A 'read -r v </sys/class/net/mrc0/mrc_drops/bad-ack; echo $v'
 a0=$OUT

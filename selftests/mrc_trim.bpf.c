@@ -50,6 +50,7 @@ static __u32 (*bpf_get_prandom_u32)(void) = (void *)BPF_FUNC_get_prandom_u32;
 #define MRC_PORT	4796
 #define MRC_TYPE_DATA	5
 #define MRC_DATA_HDRS	36	/* common header (12) + DATA header (24) */
+#define MRC_ACK_PART	64	/* with flag 0x0002: an ACK part follows */
 #define L2		sizeof(struct ethhdr)
 #define L3		sizeof(struct iphdr)	/* no IP options */
 #define L4		sizeof(struct udphdr)
@@ -60,7 +61,8 @@ static __always_inline int mrc_trim(struct __sk_buff *skb, __u32 one_in)
 	struct ethhdr eth;
 	struct iphdr ip;
 	struct udphdr udp;
-	__u8 mrc[2];	/* version, type */
+	__u8 mrc[4];	/* version, type, flags */
+	__u32 hdrs;
 	__be16 len;
 
 	if (skb->len <= TRIMMED_LEN)
@@ -75,17 +77,21 @@ static __always_inline int mrc_trim(struct __sk_buff *skb, __u32 one_in)
 	    bpf_skb_load_bytes(skb, L2 + L3 + L4, mrc, sizeof(mrc)) ||
 	    mrc[1] != MRC_TYPE_DATA)
 		return TC_ACT_OK;
+	/* The mrc headers stay whole: with an ACK part, 100 bytes. */
+	hdrs = MRC_DATA_HDRS + (mrc[3] & 0x02 ? MRC_ACK_PART : 0);
+	if (skb->len <= L2 + L3 + L4 + hdrs)
+		return TC_ACT_OK;
 	if (one_in > 1 && bpf_get_prandom_u32() % one_in)
 		return TC_ACT_OK;
 
-	if (bpf_skb_change_tail(skb, TRIMMED_LEN, 0))
+	if (bpf_skb_change_tail(skb, L2 + L3 + L4 + hdrs, 0))
 		return TC_ACT_OK;
-	len = mrc_htons(L3 + L4 + MRC_DATA_HDRS);
+	len = mrc_htons(L3 + L4 + hdrs);
 	bpf_l3_csum_replace(skb, L2 + offsetof(struct iphdr, check),
 			    ip.tot_len, len, sizeof(len));
 	bpf_skb_store_bytes(skb, L2 + offsetof(struct iphdr, tot_len), &len,
 			    sizeof(len), 0);
-	len = mrc_htons(L4 + MRC_DATA_HDRS);
+	len = mrc_htons(L4 + hdrs);
 	bpf_skb_store_bytes(skb, L2 + L3 + offsetof(struct udphdr, len), &len,
 			    sizeof(len), 0);
 	len = 0;

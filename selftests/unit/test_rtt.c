@@ -166,6 +166,29 @@ TEST(rtt_clamps)
 	EXPECT_EQ(5000U, mrc_rtt_rto(&r, 0, 5000, INIT_US, 0));
 }
 
+/* The peer's longest ACK delay is added to the RTO (not to the samples). */
+TEST(rtt_max_ack_delay)
+{
+	struct mrc_rtt r = { 0 };
+
+	mrc_rtt_sample(&r, 20000);	/* 20000 + 4 x 10000 */
+	EXPECT_EQ(60000U, mrc_rtt_rto(&r, MIN_US, MAX_US, INIT_US, 0));
+	r.max_ack_delay_us = 10000;
+	EXPECT_EQ(70000U, mrc_rtt_rto(&r, MIN_US, MAX_US, INIT_US, 0));
+	EXPECT_EQ(140000U, mrc_rtt_rto(&r, MIN_US, MAX_US, INIT_US, 1));
+	EXPECT_EQ(20000U, r.srtt_us);
+	/* the floor still applies to the sum; no overflow at the extremes */
+	EXPECT_EQ(200000U, mrc_rtt_rto(&r, 200000, MAX_US, INIT_US, 0));
+	r.srtt_us = 0xffffffffU;
+	r.rttvar_us = 0xffffffffU;
+	r.max_ack_delay_us = 0xffffffffU;
+	EXPECT_EQ(0xffffffffU, mrc_rtt_rto(&r, 0, 0xffffffffU, INIT_US, 0));
+	/* no sample: the initial value alone */
+	memset(&r, 0, sizeof(r));
+	r.max_ack_delay_us = 10000;
+	EXPECT_EQ(INIT_US, mrc_rtt_rto(&r, 0, MAX_US, INIT_US, 0));
+}
+
 TEST(rtt_backoff)
 {
 	struct mrc_rtt r = { 0 };

@@ -28,6 +28,9 @@
  *   no-conn      valid DATA to a random connection id     no-conn
  *   window       DATA far beyond the receive window (-L)  out-of-window
  *   bad-ack      ACK of PSNs that were never sent         bad-ack
+ *   bad-ack-data DATA whose ACK part (MRC_F_DATA_ACK) is   bad-ack
+ *                a bad-ack's (reserved: to a connection   (reserved)
+ *                without the ACK_DATA capability)
  *   huge         DATA of a 4 GiB message at the last PSN  msg-too-big
  *                of the credit (-L), not sent yet;
  *                with -M/-O: an inconsistent segment      bad-data
@@ -122,7 +125,7 @@
 enum kind {
 	K_SHORT, K_VERSION, K_TYPE, K_RESERVED, K_LENGTH, K_NO_CONN,
 	K_WINDOW, K_BAD_ACK, K_HUGE, K_RESET_OTHER, K_REQ_FLOOD,
-	K_BAD_SOURCE, K_GARBAGE, K_PROBE, K_ACCEPT, __K_MAX,
+	K_BAD_SOURCE, K_GARBAGE, K_PROBE, K_ACCEPT, K_BAD_ACK_DATA, __K_MAX,
 };
 
 static const char * const kind_names[__K_MAX] = {
@@ -141,6 +144,7 @@ static const char * const kind_names[__K_MAX] = {
 	[K_GARBAGE] = "garbage",
 	[K_PROBE] = "probe",
 	[K_ACCEPT] = "accept",
+	[K_BAD_ACK_DATA] = "bad-ack-data",
 };
 
 /* What wire parsing must say about a packet of a kind (-1: anything). */
@@ -344,22 +348,54 @@ static size_t build_plain_data(u8 *buf, u32 dst, u32 src, u32 psn)
 			  o.msg_id, o.payload, 0, o.payload);
 }
 
+/* The fields of an ACK (a NACK's with @nack) part. */
+static void ack_info(struct mrc_ack_info *a, bool nack, u32 cum, u32 base,
+		     u64 word0, u32 trig)
+{
+	memset(a, 0, sizeof(*a));
+	a->cum = cum;
+	a->base = base;
+	a->bits[0] = word0;
+	a->trig_psn = trig;
+	a->trig_ev = rnd() & MRC_EV_MAX;
+	a->nack_reason = nack ? MRC_NACK_NO_BUFFER : MRC_NACK_NONE;
+	a->rwnd_psn = cum + 64;
+}
+
 static size_t build_ack(u8 *buf, u8 type, u16 flags, u32 dst, u32 src,
 			u32 cum, u32 base, u64 word0, u32 trig)
 {
 	struct mrc_ack_info a;
 
-	memset(&a, 0, sizeof(a));
-	a.cum = cum;
-	a.base = base;
-	a.bits[0] = word0;
-	a.trig_psn = trig;
-	a.trig_ev = rnd() & MRC_EV_MAX;
-	a.nack_reason = type == MRC_PKT_NACK ? MRC_NACK_NO_BUFFER : MRC_NACK_NONE;
-	a.rwnd_psn = cum + 64;
+	ack_info(&a, type == MRC_PKT_NACK, cum, base, word0, trig);
 	mrc_wire_put_hdr(buf, type, flags, dst, src);
 	mrc_wire_put_ack(buf + MRC_HDR_LEN, &a);
 	return MRC_ACK_LEN;
+}
+
+/*
+ * A DATA segment of a small message (ids and PSN given) that carries an
+ * ACK part (MRC_F_DATA_ACK) with @cum, @base, @word0 and @trig.
+ */
+static size_t build_data_ack(u8 *buf, u32 dst, u32 src, u32 psn, u32 cum,
+			     u32 base, u64 word0, u32 trig)
+{
+	struct mrc_data_info d = {
+		.psn = psn,
+		.msg_id = o.msg_id,
+		.msg_len = o.payload,
+		.ev = rnd() & MRC_EV_MAX,
+	};
+	struct mrc_ack_info a;
+	u32 i;
+
+	mrc_wire_put_hdr(buf, MRC_PKT_DATA, MRC_F_DATA_ACK, dst, src);
+	mrc_wire_put_data(buf + MRC_HDR_LEN, &d);
+	ack_info(&a, false, cum, base, word0, trig);
+	mrc_wire_put_ack(buf + MRC_DATA_HDR_LEN, &a);
+	for (i = 0; i < o.payload; i++)
+		buf[MRC_DATA_ACK_HDR_LEN + i] = (u8)rnd();
+	return MRC_DATA_ACK_HDR_LEN + o.payload;
 }
 
 /* Source address the kernel uses towards the destination. */
@@ -441,8 +477,8 @@ static size_t build_reserved(u8 *buf, unsigned long long v)
 	size_t len;
 
 	switch (v % 15) {
-	case 0:		/* DATA flag beyond ACK_NOW */
-		return build_data(buf, MRC_PKT_DATA, 0x0002, d, s, (u32)rnd(), 0, 16, 0, 16);
+	case 0:		/* DATA flag beyond ACK_NOW, ACK and ACK_CE */
+		return build_data(buf, MRC_PKT_DATA, 0x0008, d, s, (u32)rnd(), 0, 16, 0, 16);
 	case 1:		/* DATA reserved byte */
 		len = build_data(buf, MRC_PKT_DATA, 0, d, s, (u32)rnd(), 0, 16, 0, 16);
 		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_data, reserved)] = 1;
@@ -459,8 +495,9 @@ static size_t build_reserved(u8 *buf, unsigned long long v)
 		len = build_ack(buf, MRC_PKT_ACK, 0, d, s, 0, 0, 0, 0);
 		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_ack, reserved)] = 1;
 		return len;
-	case 6:		/* REQ flags */
-		return build_req(buf, MRC_PKT_REQ, 0x0001, 0, s);
+	case 6:		/* DATA ACK_CE without an ACK part (a REQ's flags: ignored) */
+		return build_data(buf, MRC_PKT_DATA, MRC_F_DATA_ACK_CE, d, s, (u32)rnd(), 0,
+				  16, 0, 16);
 	case 7:		/* REQ reserved byte */
 		len = build_req(buf, MRC_PKT_REQ, 0, 0, s);
 		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_req, reserved)] = 1;
@@ -894,6 +931,13 @@ static size_t build(u8 *buf, unsigned long long i)
 				 o.have_base ? o.base : x + (1U << 31),
 				 o.have_bits ? o.bits : 1,
 				 o.have_trig ? o.trig : x);
+	case K_BAD_ACK_DATA:
+		/* K_BAD_ACK's ACK, on a DATA segment (a random PSN) */
+		x = (u32)rnd();
+		return build_data_ack(buf, dconn(), sconn(), (u32)rnd(),
+				      o.have_cum ? o.cum : x,
+				      o.have_base ? o.base : x + (1U << 31),
+				      o.have_bits ? o.bits : 1, o.have_trig ? o.trig : x);
 	case K_RESET_OTHER:
 		return build_reset(buf, 0, dconn(), sconn(), o.reason);
 	case K_REQ_FLOOD:
@@ -1092,7 +1136,7 @@ static int run(int argc, char **argv)
 		o.dst_len = parse_addr(dst, &o.dst, o.dport);
 		return sniff_req(hold);
 	}
-	if (!dst || o.kind == __K_MAX || o.payload > MAX_PKT - MRC_DATA_HDR_LEN)
+	if (!dst || o.kind == __K_MAX || o.payload > MAX_PKT - MRC_DATA_ACK_HDR_LEN)
 		bad_usage();
 	if (o.kind == K_REQ_FLOOD && !o.req_port) {
 		fprintf(stderr, "mrcinject: req-flood needs -D PORT (the listener's mrc port)\n");

@@ -179,22 +179,47 @@ static void mrc_conn_clear_dev(struct mrc_sock *ms)
 	call_rcu(&ms->dev_rcu, mrc_conn_put_dev_rcu);
 }
 
+static bool lazy_ack = true;
+module_param(lazy_ack, bool, 0644);
+MODULE_PARM_DESC(lazy_ack,
+		 "Leave the delayed-ACK timer to expire when the ACK it waited for left otherwise");
+
+/*
+ * The delayed ACK.  @ack_armed (conn lock) says that the timer, queued or
+ * running, holds a socket reference and will see to a pending ACK; only
+ * the holder of the conn lock changes it, so an ACK that becomes pending
+ * while the callback is finishing still gets a timer (hrtimer_active()
+ * would have said "armed" then).  With lazy_ack an ACK that leaves
+ * before its deadline (alone, or on DATA) leaves the timer queued: it
+ * fires for nothing, or early for a later pending ACK and waits on until
+ * that one's deadline (@ack_due), as lazy_rto does for the RTO timer.
+ */
 static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 {
 	struct mrc_sock *ms = container_of(t, struct mrc_sock, ack_timer);
 	struct sk_buff_head xq;
+	u32 delay = 0;
 	bool again;
+	s32 early;
 
 	mrc_conn_lock(ms, &xq);
 	if (ms->ack_pending && ms->state == MRC_ST_ESTABLISHED) {
-		/* No answer carried it in time: acknowledge ends at once. */
-		ms->pingpong = false;
-		mrc_input_send_ack(ms, &xq);
+		early = ms->ack_due - mrc_now_us();
+		if (early > 0) {
+			delay = early;	/* armed for an ACK that left since */
+		} else {
+			/* No answer carried it in time: acknowledge ends at once. */
+			ms->pingpong = false;
+			mrc_input_send_ack(ms, &xq);
+			/* No memory for the ACK: try again soon. */
+			if (ms->ack_pending)
+				delay = MRC_ACK_RETRY_US;
+		}
 	}
-	/* No memory for the ACK: this timer cannot re-arm itself; restart. */
-	again = ms->ack_pending && ms->state == MRC_ST_ESTABLISHED;
+	again = delay && ms->state == MRC_ST_ESTABLISHED;
 	if (again)
-		hrtimer_forward_now(t, ns_to_ktime(MRC_ACK_RETRY_US * NSEC_PER_USEC));
+		hrtimer_forward_now(t, ns_to_ktime((u64)delay * NSEC_PER_USEC));
+	ms->ack_armed = again;
 	mrc_conn_unlock(ms, &xq);
 	if (again)
 		return HRTIMER_RESTART;	/* keeps its socket reference */
@@ -203,32 +228,48 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 }
 
 /**
- * mrc_conn_arm_ack() - bound the delay of the next ACK
- * @ms: the connection (conn lock)
+ * mrc_conn_arm_ack() - bound the delay of the pending ACK
+ * @ms: the connection (conn lock), an ACK pending
+ * @answer: it acknowledges a message's end that our application answers
+ *	(@pingpong): the answer may carry it
  *
- * MRC_ACK_DELAY_US, or ack_pingpong_us while the application answers
- * each message (@pingpong: the answer carries the ACK).
+ * MRC_ACK_DELAY_US, or ack_pingpong_us for @answer, after the first
+ * packet the ACK waits for arrived.  A timer armed before, for an ACK
+ * that left since, may expire earlier (it then waits on) or, if the
+ * delay was shortened meanwhile, later (by at most the longer delay).
  */
-void mrc_conn_arm_ack(struct mrc_sock *ms)
+void mrc_conn_arm_ack(struct mrc_sock *ms, bool answer)
 {
-	u32 us = ms->pingpong ? READ_ONCE(mrc_ack_pingpong_us) : MRC_ACK_DELAY_US;
+	u32 us = answer ? READ_ONCE(mrc_ack_pingpong_us) : MRC_ACK_DELAY_US;
 
 	lockdep_assert_held(&ms->lock);
-	if (hrtimer_active(&ms->ack_timer))
+	if (ms->ack_pending <= 1)
+		ms->ack_due = ms->ack_trig_at + us;
+	if (ms->ack_armed)
 		return;
+	ms->ack_armed = true;
 	sock_hold(&ms->sk);
-	hrtimer_start(&ms->ack_timer, ns_to_ktime(us * NSEC_PER_USEC), HRTIMER_MODE_REL_SOFT);
+	hrtimer_start(&ms->ack_timer, ns_to_ktime((u64)us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_SOFT);
 }
 
 /**
- * mrc_conn_stop_ack() - an ACK went out: no delayed one is needed
+ * mrc_conn_stop_ack() - no delayed ACK is needed now
  * @ms: the connection (conn lock)
+ * @sent: an ACK just left: with lazy_ack the timer stays queued (it
+ *	finds nothing pending, or a later ACK's deadline); false: the
+ *	connection ends, cancel it
  */
-void mrc_conn_stop_ack(struct mrc_sock *ms)
+void mrc_conn_stop_ack(struct mrc_sock *ms, bool sent)
 {
 	lockdep_assert_held(&ms->lock);
-	if (hrtimer_try_to_cancel(&ms->ack_timer) == 1)
+	if (!ms->ack_armed || (sent && READ_ONCE(lazy_ack)))
+		return;
+	/* Running: it waits for our lock, then finds nothing to do. */
+	if (hrtimer_try_to_cancel(&ms->ack_timer) == 1) {
+		ms->ack_armed = false;
 		__sock_put(&ms->sk);
+	}
 }
 
 static bool lazy_rto = true;
@@ -309,7 +350,7 @@ static void mrc_conn_finish(struct mrc_sock *ms)
 	mrc_set_state(ms, MRC_ST_CLOSED);
 	mrc_conn_rto_stop(ms);
 	mrc_path_stop(ms);
-	mrc_conn_stop_ack(ms);
+	mrc_conn_stop_ack(ms, false);
 	mrc_output_purge(ms);
 	mrc_input_purge(ms, sock_flag(&ms->sk, SOCK_DEAD));
 	mrc_conn_clear_dev(ms);

@@ -47,6 +47,17 @@ static u8 mrc_handshake_caps(void)
 	return READ_ONCE(ack_piggyback) ? MRC_F_REQ_ACK_DATA : 0;
 }
 
+/*
+ * The connection uses @caps.  With ACK_DATA the peer may hold an ACK for
+ * its answer, up to its ack_pingpong_us (at most MRC_ACK_PINGPONG_MAX_US):
+ * our RTO allows for that.
+ */
+static void mrc_handshake_set_caps(struct mrc_sock *ms, u8 caps)
+{
+	ms->caps = caps;
+	ms->rtt.max_ack_delay_us = caps & MRC_F_REQ_ACK_DATA ? MRC_ACK_PINGPONG_MAX_US : 0;
+}
+
 /* The rail's first address of @family (AF_INET: v4-mapped). RCU. */
 static bool mrc_rail_addr(const struct net_device *dev, int family,
 			  struct in6_addr *addr)
@@ -678,7 +689,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->bound = true;
 	child->isn = get_random_u32();
 	child->req_plane = plane;
-	child->caps = pkt->flags & mrc_handshake_caps();
+	mrc_handshake_set_caps(child, pkt->flags & mrc_handshake_caps());
 	child->udp_port = READ_ONCE(mdev->udp_port);
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	if (mrc_fill_lrails(child, mdev, mrc_addr_family(saddr), &payload)) {
@@ -767,7 +778,7 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
 		return true;
 	}
-	ms->caps = pkt->flags;
+	mrc_handshake_set_caps(ms, pkt->flags);
 	if (!mrc_take_peer(ms, pkt, ms->mdev)) {
 		/*
 		 * Segments smaller than we accept: refuse the connection, and

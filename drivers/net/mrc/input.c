@@ -69,7 +69,7 @@ MODULE_PARM_DESC(rx_coalesce,
 		 "Keep a message's in-order segments in one skb, charged what their pages take");
 
 unsigned int mrc_ack_pingpong_us = MRC_ACK_PINGPONG_US;
-MRC_PARAM_UINT_RANGE(ack_pingpong_us, mrc_ack_pingpong_us, 0, MRC_RTO_MIN_US / 2);
+MRC_PARAM_UINT_RANGE(ack_pingpong_us, mrc_ack_pingpong_us, 0, MRC_ACK_PINGPONG_MAX_US);
 MODULE_PARM_DESC(ack_pingpong_us,
 		 "With ACKs on DATA: how long the ACK of a message waits for the answer, us (0-"
 		 __stringify(MRC_RTO_MIN_US) " / 2; 0: at once)");
@@ -309,7 +309,7 @@ static void mrc_input_put_ack(struct mrc_sock *ms, u8 reason, void *buf)
 u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf)
 {
 	lockdep_assert_held(&ms->lock);
-	mrc_conn_stop_ack(ms);
+	mrc_conn_stop_ack(ms, true);
 	mrc_input_put_ack(ms, MRC_NACK_NONE, buf);
 	ms->ack_pending = 0;
 	ms->stats.acks_piggy_tx++;
@@ -330,10 +330,10 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 	if (!skb) {
 		/* Try again soon (an ACK: it also carries what a NACK says). */
 		ms->ack_pending = max(ms->ack_pending, 1U);
-		mrc_conn_arm_ack(ms);
+		mrc_conn_arm_ack(ms, false);
 		return;
 	}
-	mrc_conn_stop_ack(ms);
+	mrc_conn_stop_ack(ms, true);
 	mrc_wire_put_hdr(skb_put(skb, MRC_HDR_LEN), type,
 			 ms->ack_trig.ce ? MRC_F_ACK_CE : 0, ms->peer_id, ms->id);
 	mrc_input_put_ack(ms, reason, skb_put(skb, sizeof(struct mrc_wire_ack)));
@@ -980,19 +980,20 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	enum mrc_drop_reason reason;
 	bool now = pkt->flags & MRC_F_DATA_ACK_NOW;
 	bool was_done = mrc_peer_done(ms);
-	bool kept = false;
+	bool kept = false, answer = false;
 	enum mrc_rx_verdict v;
 	u32 every;
 
 	/*
 	 * A peer that reads ACKs on DATA leaves a message's end to us: at
 	 * once, unless our application answers what it reads (then the
-	 * answer, or the delayed ACK, carries it).
+	 * answer carries it, or the delayed ACK after ack_pingpong_us).
 	 */
-	if (ms->caps & MRC_F_REQ_ACK_DATA && !ms->pingpong &&
-	    pkt->type == MRC_PKT_DATA &&
-	    be32_to_cpu(d->offset) + pkt->payload_len == be32_to_cpu(d->msg_len))
-		now = true;
+	if (ms->caps & MRC_F_REQ_ACK_DATA && pkt->type == MRC_PKT_DATA &&
+	    be32_to_cpu(d->offset) + pkt->payload_len == be32_to_cpu(d->msg_len)) {
+		answer = ms->pingpong;
+		now |= !answer;
+	}
 
 	v = mrc_rxwin_check(&ms->rxw, psn);
 	if (v == MRC_RX_NEW && !mrc_psn_before(psn, ms->rwnd_adv))
@@ -1064,7 +1065,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	    !mrc_psn_before(psn + every, ms->rwnd_adv))
 		mrc_input_send_ack(ms, xq);
 	else
-		mrc_conn_arm_ack(ms);
+		mrc_conn_arm_ack(ms, answer);
 	if (!was_done && mrc_peer_done(ms)) {
 		/* Every message the peer sent is here: EOF after them. */
 		WRITE_ONCE(ms->rx_eof, true);
@@ -1215,6 +1216,25 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	case MRC_PKT_NACK:
 		if (ms->state == MRC_ST_REQ_RCVD)
 			mrc_conn_established(ms, xq);
+		/*
+		 * An ACK on DATA first: a bad one drops the packet.  Only
+		 * from a peer that negotiated it; otherwise the bit is
+		 * reserved.  It may end the connection (TIME_WAIT): the
+		 * segment is then a straggler, as below.
+		 */
+		if (pkt->type == MRC_PKT_DATA && pkt->flags & MRC_F_DATA_ACK) {
+			if (!(ms->caps & MRC_F_REQ_ACK_DATA)) {
+				mrc_input_drop(ms, rail, &dropped, MRC_DROP_RESERVED);
+				break;
+			}
+			if (ms->state == MRC_ST_ESTABLISHED) {
+				mrc_input_ack(ms, rail, MRC_PKT_DATA, &pkt->u.dack,
+					      pkt->flags & MRC_F_DATA_ACK_CE, seg->now,
+					      &dropped, xq);
+				if (dropped)
+					break;
+			}
+		}
 		if (ms->state == MRC_ST_TIME_WAIT &&
 		    (pkt->type == MRC_PKT_DATA || pkt->type == MRC_PKT_CLOSE)) {
 			/* A straggler: our ACK of it was lost. */
@@ -1232,13 +1252,6 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			mrc_input_ack(ms, rail, pkt->type, &pkt->u.ack,
 				      pkt->flags & MRC_F_ACK_CE, seg->now, &dropped, xq);
 			break;
-		}
-		/* An ACK on DATA first: a bad one drops the packet. */
-		if (pkt->flags & MRC_F_DATA_ACK) {
-			mrc_input_ack(ms, rail, MRC_PKT_DATA, &pkt->u.dack,
-				      pkt->flags & MRC_F_DATA_ACK_CE, seg->now, &dropped, xq);
-			if (dropped || ms->state != MRC_ST_ESTABLISHED)
-				break;
 		}
 		kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);
 		break;

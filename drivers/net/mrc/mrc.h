@@ -305,6 +305,8 @@ struct mrc_net {
  * minimum is of its.
  */
 #define MRC_ACK_PINGPONG_US	4000
+/* ack_pingpong_us's largest value: what a peer's ACK may wait at most. */
+#define MRC_ACK_PINGPONG_MAX_US	(MRC_RTO_MIN_US / 2)
 #define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
 #define MRC_ACK_EVERY		16	/* ack_every default: ACK at least every N packets */
 #define MRC_ACK_EVERY_MAX	64	/* ack_every's upper bound */

@@ -393,13 +393,20 @@ static void mrc_output_add_seg(struct sk_buff *to, const struct sk_buff *skb,
 /*
  * Does our pending ACK go with this transmission of segment @i of the
  * chunk with @cb?  To a peer that reads ACKs on DATA, on a DATA segment
- * whose packet stays within the segment size with the ACK part.
+ * whose packet stays within the segment size with the ACK part (room).
  */
+static bool mrc_output_room(const struct mrc_sock *ms,
+			    const struct mrc_skb_cb *cb, u32 i)
+{
+	return !cb->close &&
+	       mrc_output_seg_len(cb, i) + sizeof(struct mrc_wire_ack) <= ms->seg_size;
+}
+
 static bool mrc_output_piggy(const struct mrc_sock *ms,
 			     const struct mrc_skb_cb *cb, u32 i)
 {
-	return ms->ack_pending && ms->caps & MRC_F_REQ_ACK_DATA && !cb->close &&
-	       mrc_output_seg_len(cb, i) + sizeof(struct mrc_wire_ack) <= ms->seg_size;
+	return ms->ack_pending && ms->caps & MRC_F_REQ_ACK_DATA &&
+	       mrc_output_room(ms, cb, i);
 }
 
 /*
@@ -511,10 +518,6 @@ static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 	mrc_cc_on_sent(cc, &ms->ccp, len);
 	pl->avail -= min(pl->avail, max_t(u32, len, 1));
 	ms->stats.tx_pkts++;
-	/* New data soon after data arrived: our application answers. */
-	if (!tx && ms->caps & MRC_F_REQ_ACK_DATA && ms->stats.rx_pkts &&
-	    now - ms->ack_trig_at < READ_ONCE(mrc_ack_pingpong_us))
-		ms->pingpong = true;
 	if (tx > 0) {
 		ms->stats.retrans++;
 		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
@@ -538,6 +541,15 @@ static bool mrc_output_send(struct mrc_sock *ms, u32 psn, int path, u32 now,
 	tx = mrc_output_sent(ms, psn, path, now, planes, &ack_now);
 	if (tx < 0)
 		return false;
+	/*
+	 * New data alone, with room for an ACK, soon after data arrived: our
+	 * application answers what it reads (TCP's pingpong mode), and its
+	 * answers can carry the ACKs.  Bursts and full segments cannot.
+	 */
+	if (!tx && ms->caps & MRC_F_REQ_ACK_DATA && !ms->pingpong && ms->stats.rx_pkts &&
+	    now - ms->ack_trig_at < READ_ONCE(mrc_ack_pingpong_us) &&
+	    mrc_output_room(ms, MRC_SKB_CB(t->skb), t->idx))
+		ms->pingpong = true;
 	/*
 	 * Without a clone the transmission is simply lost: the scoreboard
 	 * and the timer will send it again.
@@ -877,21 +889,26 @@ void mrc_output_sndbuf_expand(struct mrc_sock *ms)
 	struct sock *sk = &ms->sk;
 	unsigned long planes = ms->planes;
 	u32 max = READ_ONCE(sndbuf_max);
+	int old = READ_ONCE(sk->sk_sndbuf);
 	u64 win = 0, mem;
 	u32 p;
 
 	lockdep_assert_held(&ms->lock);
-	if ((sk->sk_userlocks & SOCK_SNDBUF_LOCK) ||
-	    READ_ONCE(sk->sk_sndbuf) >= max || !ms->seg_size ||
-	    sk_under_memory_pressure(sk))
+	/*
+	 * setsockopt(SO_SNDBUF) runs under lock_sock, not our lock: it sets
+	 * SOCK_SNDBUF_LOCK, then the size; read the size first and change
+	 * it only if it is still what we read, so the application's wins.
+	 */
+	smp_rmb();	/* @old before the lock flag, as setsockopt() writes them */
+	if ((sk->sk_userlocks & SOCK_SNDBUF_LOCK) || old >= max ||
+	    !ms->seg_size || sk_under_memory_pressure(sk))
 		return;
 	for_each_set_bit(p, &planes, MRC_MAX_RAILS)
 		win += ms->plane[p].cc.cwnd;
 	mem = 2 * DIV_ROUND_UP_ULL(win, ms->seg_size) *
 	      SKB_TRUESIZE(ms->seg_size + MRC_DATA_HDR_LEN);
-	if (mem <= READ_ONCE(sk->sk_sndbuf))
+	if (mem <= old || cmpxchg(&sk->sk_sndbuf, old, (int)min_t(u64, mem, max)) != old)
 		return;
-	WRITE_ONCE(sk->sk_sndbuf, min_t(u64, mem, max));
 	sk->sk_write_space(sk);
 }
 

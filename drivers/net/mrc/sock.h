@@ -316,7 +316,8 @@ struct mrc_conn_stats {
  * @pingpong: the application answers what it reads at once: a message's
  *	end is acknowledged by the reply's DATA (MRC_F_DATA_ACK) or the
  *	delayed ACK (ack_pingpong_us), not at once; set when we send new
- *	data within ack_pingpong_us of the last arrival, cleared
+ *	data alone, with room for an ACK part, within ack_pingpong_us of the
+ *	last arrival, cleared
  *	when the delayed ACK fires (as TCP's pingpong mode); only with
  *	MRC_F_REQ_ACK_DATA in @caps
  * @ack_trig: the packet that will trigger the next ACK
@@ -339,6 +340,10 @@ struct mrc_conn_stats {
  *	skb), fixed from our segment size
  * @ce_count: CE-marked packets received
  * @ack_timer: delayed ACK
+ * @ack_armed: @ack_timer is queued or running and holds a socket
+ *	reference: it will see to a pending ACK (conn lock; conn.c)
+ * @ack_due: when the pending ACK must leave at the latest (mrc_now_us()
+ *	time; conn lock)
  *
  * @accept_lock: listener: protects @accept_queue, @half_open,
  *	@half_open_list, @lis_closed and the children's @accept_node (a leaf
@@ -454,6 +459,8 @@ struct mrc_sock {
 	u32 rx_truesize;
 	u32 ce_count;
 	struct hrtimer ack_timer;
+	bool ack_armed;
+	u32 ack_due;
 
 	spinlock_t accept_lock; /* see above */
 	bool lis_closed;
@@ -565,8 +572,8 @@ int mrc_conn_hash(struct mrc_sock *ms);
 void mrc_conn_unhash(struct mrc_sock *ms);
 struct mrc_sock *mrc_conn_lookup(struct net *net, u32 id);
 void mrc_conn_init(struct mrc_sock *ms);
-void mrc_conn_arm_ack(struct mrc_sock *ms);
-void mrc_conn_stop_ack(struct mrc_sock *ms);
+void mrc_conn_arm_ack(struct mrc_sock *ms, bool answer);
+void mrc_conn_stop_ack(struct mrc_sock *ms, bool sent);
 void mrc_conn_destroy(struct mrc_sock *ms);
 bool mrc_conn_set_dev(struct mrc_sock *ms, struct mrc_dev *mdev);
 void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,

@@ -94,8 +94,8 @@ struct sockaddr_mrc {
  * @rx_bytes: their bytes
  * @rx_pkts: packets received (DATA and CLOSE)
  * @rx_dups: duplicate packets received
- * @acks_tx: ACKs sent
- * @acks_rx: ACKs received
+ * @acks_tx: ACK packets sent (ACKs on DATA: @acks_piggy_tx)
+ * @acks_rx: ACK packets received (ACKs on DATA: @acks_piggy_rx)
  * @ce_rx: CE-marked packets received
  * @uid: the socket's owner (an accepted socket: its listener's owner)
  * @rmem_alloc: receive memory the connection holds now, bytes (segments

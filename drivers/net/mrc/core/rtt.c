@@ -44,7 +44,7 @@ u32 mrc_rtt_rto(const struct mrc_rtt *r, u32 min_us, u32 max_us,
 
 		if (var < MRC_RTO_VAR_MIN_US)
 			var = MRC_RTO_VAR_MIN_US;
-		rto = r->srtt_us + var;
+		rto = r->srtt_us + var + r->max_ack_delay_us;
 		if (rto < min_us)
 			rto = min_us;
 		if (rto > max_us)

@@ -14,12 +14,16 @@
  * @rttvar_us: RTT variation
  * @min_us: smallest sample seen (0: none)
  * @latest_us: latest sample
+ * @max_ack_delay_us: the longest the peer may hold an ACK on purpose;
+ *	samples exclude it (the ACK says how long it waited), so the RTO
+ *	adds it, as QUIC's PTO adds max_ack_delay
  */
 struct mrc_rtt {
 	u32 srtt_us;
 	u32 rttvar_us;
 	u32 min_us;
 	u32 latest_us;
+	u32 max_ack_delay_us;
 };
 
 /**
@@ -41,8 +45,9 @@ void mrc_rtt_sample(struct mrc_rtt *r, u32 sample_us);
  * @backoff: number of consecutive timeouts (doubles the result each,
  *	still capped at @max_us)
  *
- * Return: clamp(srtt + max(4 * rttvar, 1000), min, max) << backoff,
- * capped at @max_us; without a sample @initial_us << backoff, capped.
+ * Return: clamp(srtt + max(4 * rttvar, 1000) + max_ack_delay, min, max)
+ * << backoff, capped at @max_us; without a sample @initial_us << backoff,
+ * capped.
  */
 u32 mrc_rtt_rto(const struct mrc_rtt *r, u32 min_us, u32 max_us,
 		u32 initial_us, u32 backoff);
