@@ -123,12 +123,13 @@ static int on_rails(int ns, int home, char host, const char *fmt)
 
 /*
  * Drop, on egress of both rails of @host, the DATA packets that carry the
- * last segment of message @msg_id (its ACK_NOW flag and its offset
- * @last_off: the sender also asks for an ACK at once when its window or
- * the credit fills, in any segment) in their first (@max_tx 0) or first
- * four (@max_tx 3) transmissions.  Offsets: IPv4 (20) + UDP (8), then
- * the mrc header: type at 29, flags at 30, DATA's msg_id at 44, offset
- * at 52 and tx_count at 58 (Documentation/mrc/wire.rst).
+ * last segment of message @msg_id (its offset @last_off; with or without
+ * ACK_NOW, which a peer that reads ACKs on DATA no longer gets at a
+ * message's end, and with or without an ACK part, which follows the
+ * DATA part) in their first (@max_tx 0) or first four (@max_tx 3)
+ * transmissions.  Offsets: IPv4 (20) + UDP (8), then the mrc header:
+ * type at 29, DATA's msg_id at 44, offset at 52 and tx_count at 58
+ * (Documentation/mrc/wire.rst).
  */
 static int drop_filter(int ns, int home, char host, unsigned int msg_id,
 		       unsigned int last_off, int max_tx, int prio)
@@ -136,9 +137,8 @@ static int drop_filter(int ns, int home, char host, unsigned int msg_id,
 	char fmt[1024];
 
 	snprintf(fmt, sizeof(fmt),
-		 "tc filter add dev X egress protocol ip prio %d u32 %s %s %s%x%s%x%s%x%s",
-		 prio, U32_DATA, "match u16 0x0001 0x0001 at 30",
-		 "match u32 0x", msg_id, " 0xffffffff at 44 match u32 0x", last_off,
+		 "tc filter add dev X egress protocol ip prio %d u32 %s %s%x%s%x%s%x%s",
+		 prio, U32_DATA, "match u32 0x", msg_id, " 0xffffffff at 44 match u32 0x", last_off,
 		 " 0xffffffff at 52 match u8 0 0x", max_tx ? 0xfc : 0xff, " at 58 action drop");
 	return on_rails(ns, home, host, fmt);
 }
