@@ -4,7 +4,8 @@
 # Runs inside the demo VM (tools/demo.sh): two hosts on a 4-plane
 # leaf/spine fabric (2 spines per plane, ECMP by UDP source port; every
 # rail shaped to MRC_DEMO_RATE Mbit/s, default 50, per packet; links of
-# MTU MRC_DEMO_MTU, default 9000, as AI back-end fabrics run).  One
+# MTU MRC_DEMO_MTU, default 9000, as AI back-end fabrics run; RPS on every
+# hop unless MRC_DEMO_RPS=0).  One
 # mrc connection sprays over every plane and spine; once a second a table
 # shows each plane's goodput, window and path states.  At t=4 s one spine
 # link of plane 0 is black-holed silently (carrier up, every packet
@@ -174,6 +175,16 @@ mbit() {
 echo "== a 4-plane leaf/spine fabric: host A and host B, 4 rails each, 2 spines per plane"
 mrc_fabric $F 4 2 || exit 1
 mrc_fabric_mtu $F "$MTU" || exit 1
+# RPS: every hop's receive work may run on either vCPU (by flow hash, so
+# a flow's packets stay in order), as a router's cores share its ports;
+# without it the sender's CPU forwards every hop of every packet.
+if [ "${MRC_DEMO_RPS:-1}" = 1 ]; then
+	for ns in $(ip netns list | awk -v p="$F-" 'index($1, p) == 1 { print $1 }'); do
+		# shellcheck disable=SC2016
+		ip netns exec "$ns" sh -c 'for q in /sys/class/net/*/queues/rx-*/rps_cpus; do
+			echo 3 >"$q"; done' 2>/dev/null
+	done
+fi
 for ns in $HA $HB; do
 	for p in 0 1 2 3; do mrc_shape r$p "$RATE" 0 "$MTU"; done | tc -n $ns -batch - || exit 1
 done
