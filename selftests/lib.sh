@@ -267,12 +267,18 @@ mrc_fabric() {
 	done
 }
 
-# mrc_fabric_mtu PREFIX MTU: every link of fabric PREFIX (hosts, leaves,
-# spines) gets MTU; mrc's segments size to it on the next connection.
+# mrc_fabric_ns PREFIX: the namespaces of fabric PREFIX (hosts, leaves,
+# spines), one per line.
+mrc_fabric_ns() {
+	ip netns list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'
+}
+
+# mrc_fabric_mtu PREFIX MTU: every link of fabric PREFIX gets MTU; mrc's
+# segments size to it on the next connection.
 mrc_fabric_mtu() {
 	local ns
 
-	for ns in $(ip netns list | awk -v p="$1-" 'index($1, p) == 1 { print $1 }'); do
+	for ns in $(mrc_fabric_ns "$1"); do
 		# shellcheck disable=SC2016
 		ip netns exec "$ns" sh -c 'for d in /sys/class/net/*; do d=${d##*/}
 			[ "$d" = lo ] || [ "$d" = mrc0 ] || [ ! -e "/sys/class/net/$d/mtu" ] ||

@@ -836,6 +836,25 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 	}
 }
 
+/* @n ping-pongs of 64-byte messages on @c and @s, keys from @m0, checked. */
+static void ping_pongs(struct __test_metadata *_metadata, int c, int s,
+		       int m0, int n)
+{
+	unsigned char buf[65];
+	int k;
+
+	for (k = m0; k < m0 + n; k++) {
+		fill_msg(buf, 64, k);
+		ASSERT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("request %d", k);
+		ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL)) TH_LOG("request %d", k);
+		ASSERT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("request %d", k);
+		fill_msg(buf, 64, 1000 + k);
+		ASSERT_EQ(64, do_send(s, buf, 64, 0)) TH_LOG("reply %d", k);
+		ASSERT_EQ(64, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("reply %d", k);
+		ASSERT_EQ(-1, check_msg(buf, 64, 1000 + k)) TH_LOG("reply %d", k);
+	}
+}
+
 /*
  * A retransmission timer left to expire when everything is acknowledged
  * (lazy_rto 1, the default) does nothing when it fires, and data that
@@ -848,7 +867,6 @@ TEST_F_TIMEOUT(conn, ack_every, 120)
 TEST_F_TIMEOUT(conn, rto_idle, 60)
 {
 	const int nmsg = 12;
-	unsigned char buf[65];
 	struct mrc_info ci, si;
 	int c, s, k, lazy, pause_us;
 
@@ -858,15 +876,7 @@ TEST_F_TIMEOUT(conn, rto_idle, 60)
 		ASSERT_EQ(0, set_timeo(s, SO_RCVTIMEO, 20000));
 		ASSERT_EQ(0, set_timeo(c, SO_RCVTIMEO, 20000));
 		for (k = 0; k < nmsg; k++) {
-			fill_msg(buf, 64, k);
-			ASSERT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("request %d", k);
-			ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL))
-				TH_LOG("request %d", k);
-			ASSERT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("request %d", k);
-			fill_msg(buf, 64, 1000 + k);
-			ASSERT_EQ(64, do_send(s, buf, 64, 0)) TH_LOG("reply %d", k);
-			ASSERT_EQ(64, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("reply %d", k);
-			ASSERT_EQ(-1, check_msg(buf, 64, 1000 + k)) TH_LOG("reply %d", k);
+			ping_pongs(_metadata, c, s, k, 1);
 			ASSERT_EQ(0, get_info(c, &ci));
 			pause_us = k % 3 == 0 ? 0 : k % 3 == 1 ? 5000 : 3 * ci.rto_us;
 			usleep(pause_us);
@@ -1743,25 +1753,6 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
 		close(s);
 	}
 	run("tc qdisc del dev a0 root; tc qdisc del dev a1 root");
-}
-
-/* @n ping-pongs of 64-byte messages on @c and @s, keys from @m0, checked. */
-static void ping_pongs(struct __test_metadata *_metadata, int c, int s,
-		       int m0, int n)
-{
-	unsigned char buf[65];
-	int k;
-
-	for (k = m0; k < m0 + n; k++) {
-		fill_msg(buf, 64, k);
-		ASSERT_EQ(64, do_send(c, buf, 64, 0)) TH_LOG("request %d", k);
-		ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL)) TH_LOG("request %d", k);
-		ASSERT_EQ(-1, check_msg(buf, 64, k)) TH_LOG("request %d", k);
-		fill_msg(buf, 64, 100000 + k);
-		ASSERT_EQ(64, do_send(s, buf, 64, 0)) TH_LOG("reply %d", k);
-		ASSERT_EQ(64, do_recv(c, buf, sizeof(buf), 0, NULL)) TH_LOG("reply %d", k);
-		ASSERT_EQ(-1, check_msg(buf, 64, 100000 + k)) TH_LOG("reply %d", k);
-	}
 }
 
 /*

@@ -179,7 +179,7 @@ mrc_fabric_mtu $F "$MTU" || exit 1
 # a flow's packets stay in order), as a router's cores share its ports;
 # without it the sender's CPU forwards every hop of every packet.
 if [ "${MRC_DEMO_RPS:-1}" = 1 ]; then
-	for ns in $(ip netns list | awk -v p="$F-" 'index($1, p) == 1 { print $1 }'); do
+	for ns in $(mrc_fabric_ns $F); do
 		# shellcheck disable=SC2016
 		ip netns exec "$ns" sh -c 'for q in /sys/class/net/*/queues/rx-*/rps_cpus; do
 			echo 3 >"$q"; done' 2>/dev/null

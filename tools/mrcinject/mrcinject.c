@@ -321,10 +321,15 @@ static u32 sconn(void)
 	return o.have_sconn ? o.sconn : rnd_nonzero();
 }
 
-/* DATA (or CLOSE) header and payload; returns the packet length. */
+/*
+ * DATA (or CLOSE) header and payload; returns the packet length.  With
+ * MRC_F_DATA_ACK in @flags the payload follows the ACK part's room, which
+ * the caller fills.
+ */
 static size_t build_data(u8 *buf, u8 type, u16 flags, u32 dst, u32 src, u32 psn,
 			 u32 msg_id, u32 msg_len, u32 off, u32 payload)
 {
+	u32 hdr = flags & MRC_F_DATA_ACK ? MRC_DATA_ACK_HDR_LEN : MRC_DATA_HDR_LEN;
 	struct mrc_data_info d = {
 		.psn = psn,
 		.msg_id = msg_id,
@@ -337,8 +342,8 @@ static size_t build_data(u8 *buf, u8 type, u16 flags, u32 dst, u32 src, u32 psn,
 	mrc_wire_put_hdr(buf, type, flags, dst, src);
 	mrc_wire_put_data(buf + MRC_HDR_LEN, &d);
 	for (i = 0; i < payload; i++)
-		buf[MRC_DATA_HDR_LEN + i] = (u8)rnd();
-	return MRC_DATA_HDR_LEN + payload;
+		buf[hdr + i] = (u8)rnd();
+	return hdr + payload;
 }
 
 /* A well-formed DATA segment of a small message, ids and PSN given. */
@@ -380,22 +385,13 @@ static size_t build_ack(u8 *buf, u8 type, u16 flags, u32 dst, u32 src,
 static size_t build_data_ack(u8 *buf, u32 dst, u32 src, u32 psn, u32 cum,
 			     u32 base, u64 word0, u32 trig)
 {
-	struct mrc_data_info d = {
-		.psn = psn,
-		.msg_id = o.msg_id,
-		.msg_len = o.payload,
-		.ev = rnd() & MRC_EV_MAX,
-	};
+	size_t len = build_data(buf, MRC_PKT_DATA, MRC_F_DATA_ACK, dst, src, psn,
+				o.msg_id, o.payload, 0, o.payload);
 	struct mrc_ack_info a;
-	u32 i;
 
-	mrc_wire_put_hdr(buf, MRC_PKT_DATA, MRC_F_DATA_ACK, dst, src);
-	mrc_wire_put_data(buf + MRC_HDR_LEN, &d);
 	ack_info(&a, false, cum, base, word0, trig);
 	mrc_wire_put_ack(buf + MRC_DATA_HDR_LEN, &a);
-	for (i = 0; i < o.payload; i++)
-		buf[MRC_DATA_ACK_HDR_LEN + i] = (u8)rnd();
-	return MRC_DATA_ACK_HDR_LEN + o.payload;
+	return len;
 }
 
 /* Source address the kernel uses towards the destination. */
