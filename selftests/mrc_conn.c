@@ -648,8 +648,10 @@ struct hello {
 
 TEST_F_TIMEOUT(conn, many_connections, 180)
 {
-	/* 1000: about 1 s on the stock kernel, 25 s on the debug kernel (TCG) */
-	const int n = 1000;
+	/* 1000: about 1 s on the stock kernel; 400 on the debug kernel (TCG),
+	 * where 1000 took 40 s to connect and 71 s in all
+	 */
+	const int n = debug_kernel() ? 400 : 1000;
 	struct rlimit rl = { 2 * n + 256, 2 * n + 256 };
 	int *cfd = calloc(n, sizeof(int)), *sfd = calloc(n, sizeof(int));
 	char *done = calloc(n, 1), *seen = calloc(n, 1);
@@ -1760,7 +1762,10 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
  * ack_piggyback): 40 ping-pongs of 64-byte messages, each checked, with
  * the parameter
  *  0. on at both ends (the default): both have the capability; each end
- *     sent exactly 40 DATA packets; every ACK one end sent on DATA the
+ *     sent exactly 40 DATA packets and resent none (the debug kernel:
+ *     some answers and timers take longer than the RTO, whose allowance
+ *     for a held ACK is the 10 ms ack_pingpong_us is set to there; each
+ *     DATA packet beyond 40 is then an RTO's, one each); every ACK one end sent on DATA the
  *     other received on DATA, and each received every ACK sent to it;
  *     both ends sent ACKs on DATA, and fewer ACK packets than round trips
  *     in all (the debug kernel, whose answers take 5-10 ms, with
@@ -1774,7 +1779,8 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
  *  3. off: nothing offered; the same.
  * Then one message the server does not answer: its ACK leaves when the
  * wait for an answer expires (nothing in flight at the client 50 ms
- * later, 200 ms on the debug kernel), whatever the timer did before.
+ * later, 200 ms on the debug kernel), whatever the timer did before, and
+ * no RTO fired for it.
  */
 #define MRC_DROP_CAPS_REQ "tc qdisc add dev %s clsact && tc filter add dev %s egress " \
 	"protocol ip u32 match ip protocol 17 0xff match u32 0x02010001 0xffffffff at 28 " \
@@ -1785,6 +1791,7 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 	const int n = 40;
 	struct mrc_info ci, si;
 	unsigned char buf[65];
+	unsigned long long rto;
 	int c, s, i;
 
 	/* The debug kernel takes 5-10 ms to answer: the longest wait. */
@@ -1824,9 +1831,14 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		       (unsigned long long)ci.retrans, (unsigned long long)si.retrans,
 		       (unsigned long long)ci.rto, (unsigned long long)si.rto,
 		       ci.srtt_us, si.srtt_us);
-		EXPECT_EQ((unsigned long long)n, ci.tx_pkts);
-		EXPECT_EQ((unsigned long long)n, si.tx_pkts);
-		EXPECT_EQ(0, ci.retrans + si.retrans);
+		EXPECT_EQ((unsigned long long)n + ci.retrans, ci.tx_pkts);
+		EXPECT_EQ((unsigned long long)n + si.retrans, si.tx_pkts);
+		if (debug_kernel()) {
+			EXPECT_EQ(ci.rto, ci.retrans);
+			EXPECT_EQ(si.rto, si.retrans);
+		} else {
+			EXPECT_EQ(0, ci.retrans + si.retrans);
+		}
 		EXPECT_EQ(ci.acks_tx, si.acks_rx);
 		EXPECT_EQ(si.acks_tx, ci.acks_rx);
 		EXPECT_EQ(ci.acks_piggy_tx, si.acks_piggy_rx);
@@ -1846,6 +1858,7 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 			EXPECT_LE((unsigned long long)n, si.acks_tx);
 		}
 		/* a message nobody answers */
+		rto = ci.rto;
 		fill_msg(buf, 64, 999);
 		ASSERT_EQ(64, do_send(c, buf, 64, 0));
 		ASSERT_EQ(64, do_recv(s, buf, sizeof(buf), 0, NULL));
@@ -1853,7 +1866,7 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		usleep(debug_kernel() ? 200000 : 50000);
 		ASSERT_EQ(0, get_info(c, &ci));
 		EXPECT_EQ(0, ci.in_flight) TH_LOG("the unanswered message's ACK");
-		EXPECT_EQ(0, ci.rto);
+		EXPECT_EQ(rto, ci.rto);
 		close(c);
 		close(s);
 	}

@@ -59,6 +59,8 @@ for t in "$@"; do
 	misnumbered=
 	bailed=
 	started=$SECONDS
+	last=$SECONDS
+	times=
 	exec 3< <(exec timeout -k 5 "$timeout_s" "./$t" 2>&1)
 	pid=$!
 	while IFS= read -r line <&3; do
@@ -67,6 +69,8 @@ for t in "$@"; do
 			if [ "${BASH_REMATCH[2]}" != "$cases" ] && [ -z "$misnumbered" ]; then
 				misnumbered="case $cases is numbered ${BASH_REMATCH[2]}"
 			fi
+			times+="$((SECONDS - last)) ${BASH_REMATCH[5]}"$'\n'
+			last=$SECONDS
 			if [ "${BASH_REMATCH[1]}" = "not ok" ]; then
 				fails=$((fails + 1))
 				result fail "$name: ${BASH_REMATCH[5]}"
@@ -93,6 +97,9 @@ for t in "$@"; do
 	rc=$?
 	exec 3<&-
 	echo "# --- $name: exit $rc after $((SECONDS - started))s, $cases cases, plan ${plan:-none}"
+	# where the time went (CI's budget): the slowest cases, seconds each
+	[ -n "$times" ] && echo "# --- $name: slowest:" \
+		"$(sort -rn <<<"$times" | head -4 | sed 's/^\([0-9]*\) /\1s /' | paste -sd ';')"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		result fail "$name: timed out after ${timeout_s}s"
 		continue
