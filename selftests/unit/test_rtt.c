@@ -189,6 +189,27 @@ TEST(rtt_max_ack_delay)
 	EXPECT_EQ(INIT_US, mrc_rtt_rto(&r, 0, MAX_US, INIT_US, 0));
 }
 
+/*
+ * An ACK's reported delay counts up to the peer's max_ack_delay (or the
+ * delayed-ACK bound when larger): the rest of a longer hold is RTT.
+ */
+TEST(rtt_ack_delay)
+{
+	struct mrc_rtt r = { 0 };
+
+	EXPECT_EQ(150U, mrc_rtt_ack_delay(&r, 150, 200));
+	EXPECT_EQ(200U, mrc_rtt_ack_delay(&r, 200, 200));
+	EXPECT_EQ(200U, mrc_rtt_ack_delay(&r, 4000, 200));
+	EXPECT_EQ(200U, mrc_rtt_ack_delay(&r, 0xffffffffU, 200));
+	r.max_ack_delay_us = 10000;
+	EXPECT_EQ(4000U, mrc_rtt_ack_delay(&r, 4000, 200));
+	EXPECT_EQ(10000U, mrc_rtt_ack_delay(&r, 10000, 200));
+	/* a timer 3 ms late: 3 ms of the hold are RTT */
+	EXPECT_EQ(10000U, mrc_rtt_ack_delay(&r, 13000, 200));
+	EXPECT_EQ(0U, mrc_rtt_ack_delay(&r, 0, 200));
+	EXPECT_EQ(20000U, mrc_rtt_ack_delay(&r, 30000, 20000));
+}
+
 TEST(rtt_backoff)
 {
 	struct mrc_rtt r = { 0 };

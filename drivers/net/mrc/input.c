@@ -1099,6 +1099,8 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	bool trimmed, progress = false;
 
 	mrc_wire_get_ack(w, &a);
+	/* A hold longer than the peer may take on purpose is RTT. */
+	a.ack_delay_us = mrc_rtt_ack_delay(&ms->rtt, a.ack_delay_us, MRC_ACK_DELAY_US);
 
 	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, now,
 			   mrc_output_acked, ms, &res)) {

@@ -34,6 +34,13 @@ void mrc_rtt_sample(struct mrc_rtt *r, u32 sample_us)
 	r->srtt_us = (u32)((7ULL * r->srtt_us + s + 4) >> 3);
 }
 
+u32 mrc_rtt_ack_delay(const struct mrc_rtt *r, u32 reported_us, u32 floor_us)
+{
+	u32 cap = r->max_ack_delay_us > floor_us ? r->max_ack_delay_us : floor_us;
+
+	return reported_us < cap ? reported_us : cap;
+}
+
 u32 mrc_rtt_rto(const struct mrc_rtt *r, u32 min_us, u32 max_us,
 		u32 initial_us, u32 backoff)
 {

@@ -37,6 +37,22 @@ struct mrc_rtt {
 void mrc_rtt_sample(struct mrc_rtt *r, u32 sample_us);
 
 /**
+ * mrc_rtt_ack_delay() - how much of an ACK's reported delay a sample
+ *	may leave out
+ * @r: the estimator (its @max_ack_delay_us)
+ * @reported_us: the delay the ACK reports (how long its receiver held it)
+ * @floor_us: what any ACK may be held (the delayed-ACK bound)
+ *
+ * As RFC 9002 5.3: at most the larger of @max_ack_delay_us and
+ * @floor_us.  A hold beyond that (a late timer, a busy host) stays in the
+ * sample, so srtt and rttvar learn it and the RTO, which adds only
+ * @max_ack_delay_us, covers it.
+ *
+ * Return: min(@reported_us, max(@max_ack_delay_us, @floor_us)).
+ */
+u32 mrc_rtt_ack_delay(const struct mrc_rtt *r, u32 reported_us, u32 floor_us);
+
+/**
  * mrc_rtt_rto() - the retransmission timeout
  * @r: the estimator
  * @min_us: lower bound (the rto-min tunable)
