@@ -9,14 +9,19 @@
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
 #          (ASan/UBSan), libFuzzer targets (20 s each), VM selftests on
-#          Debian's 6.1 kernel, the two-VM test (selftests/mrc_twovm.sh),
+#          Debian's 6.1 kernel (in two VMs at once, STOCK_VM2 of
+#          selftests/Makefile in the second: each VM runs its TCG vCPUs
+#          on one host thread, so one VM leaves a core of CI's two idle),
+#          the two-VM test (selftests/mrc_twovm.sh),
 #          the harness self-test (tools/harness-selftest.sh: broken jobs
 #          must fail).
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
 #          per machine), module build (W=1) against it, VM selftests on it
 #          ending with a kmemleak scan: all but DEBUG_FULL_ONLY of
-#          selftests/Makefile, mrc_sysfuzz.sh for 20 s (CI: ~45 min).
-#   debug-full: every selftest at its debug size, sysfuzz 60 s (~45 min).
+#          selftests/Makefile, mrc_sysfuzz.sh for 20 s, in two VMs at
+#          once as for stock: DEBUG_VM2 in the second.
+#   debug-full: every selftest at its debug size, sysfuzz 60 s (~45 min),
+#          in the same two VMs.
 #
 # A stage that prints TAP and exits non-zero without a "not ok", or that
 # prints no result at all, gets a "not ok" naming it.
@@ -56,10 +61,45 @@ stage() {
 	return $rc
 }
 
+# bg_vm DIR ARGS...: tools/vm/run ARGS --results DIR, its TAP into
+# DIR.tap, its exit status into DIR.rc (two run at once; replay prints
+# them after).
+bg_vm() {
+	local dir=$1
+
+	shift
+	"$top/tools/vm/run" --results "$dir" "$@" >"$dir.tap" 2>&1
+	echo $? >"$dir.rc"
+}
+
+# two_vms NAME ARGS1 -- ARGS2: tools/vm/run with each at once, into
+# $out/vm and $out/vm-2; then their TAP, one after the other.
+two_vms() {
+	local name=$1 a1=()
+
+	shift
+	while [ "$1" != -- ]; do a1+=("$1"); shift; done
+	shift
+	bg_vm "$out/vm" "${a1[@]}" &
+	bg_vm "$out/vm-2" "$@" &
+	wait
+	tap_stage "vm: $name" "" replay "$out/vm.tap"
+	tap_stage "vm-2: $name" "vm-2: " replay "$out/vm-2.tap"
+}
+
+# replay FILE: print what debug_vm saved; exit with its status.
+replay() {
+	cat "$1"
+	return "$(cat "${1%.tap}.rc" 2>/dev/null || echo 1)"
+}
+
 # no_warnings LOG: fail if a compiler/sparse/checkpatch run warned.
 no_warnings() {
 	! grep -E '(warning|error):' "$1"
 }
+
+# sel TARGET: a list of tests from selftests/Makefile
+sel() { make -s --no-print-directory -C "$top/selftests" "$1"; }
 
 echo "TAP version 13" | tee "$tap"
 stage "setup: Debian packages installed" "$out/setup.log" "$top/tools/setup.sh"
@@ -84,8 +124,12 @@ stock)
 	tap_stage "fuzz: make -C selftests/fuzz run" "" make -s -C "$top/selftests/fuzz" run \
 		FUZZ_SECS="${MRC_FUZZ_SECS:-20}" RESULTS="$out"
 	if [ $build_ok = 1 ]; then
-		tap_stage "vm: tools/vm/run --tests" "" \
-			"$top/tools/vm/run" --kernel stock --results "$out/vm" --tests
+		list1=$(sel list-tests-stock)
+		list2=$(sel list-tests-stock-vm2)
+		echo "# two VMs at once: $out/vm ($list1), $out/vm-2 ($list2)" | tee -a "$tap"
+		# shellcheck disable=SC2086 # the lists are words
+		two_vms "tools/vm/run --tests" --kernel stock --tests $list1 -- \
+			--kernel stock --tests $list2
 		# two VMs linked by multiqueue virtio-net NICs (tools/vm/run2)
 		tap_stage "mrc_twovm: tools/vm/run2" "mrc_twovm: " "$top/tools/vm/run2" --tap \
 			--results "$out/vm2" "$top/selftests/mrc_twovm.sh" "$top/selftests/mrc_twovm_b.sh"
@@ -97,15 +141,15 @@ stock)
 	fi
 	;;
 debug|debug-full)
+	list2=$(sel list-tests-debug-vm2)
 	if [ "$kind" = debug ]; then
-		# shellcheck disable=SC2207
-		tests=(--env MRC_SYSFUZZ_SECS=20 --tests
-		       $(make -s --no-print-directory -C "$top/selftests" list-tests-debug))
+		list1=$(sel list-tests-debug)
+		env=(--env MRC_SYSFUZZ_SECS=20)
 		echo "# on the debug kernel in make check-debug-full only:" \
-			"$(make -s --no-print-directory -C "$top/selftests" list-debug-full-only);" \
-			"mrc_sysfuzz.sh for 20 s, not 60" | tee -a "$tap"
+			"$(sel list-debug-full-only); mrc_sysfuzz.sh for 20 s, not 60" | tee -a "$tap"
 	else
-		tests=(--env MRC_DEBUG_FULL=1 --tests)
+		list1=$(sel list-tests-debug-full)
+		env=(--env MRC_DEBUG_FULL=1)
 	fi
 	# The guest runs the host's mrcctl and C selftests: built here too,
 	# so make check-debug works on a fresh clone without make check.
@@ -117,11 +161,17 @@ debug|debug-full)
 			"$out/build.log" make -C "$top" module-debug; then
 			stage "build: no compiler warnings against 6.12 (W=1)" \
 				"$out/build-warnings.log" no_warnings "$out/build.log"
-			# KASAN and lockdep under TCG: the whole suite takes ~45 min
-			tap_stage "vm: tools/vm/run --kernel debug --tests" "" \
-				"$top/tools/vm/run" --kernel debug --kmemleak --timeout 4500 \
-				--module "$(make -s -C "$top" print-debug-ko)" \
-				--results "$out/vm" "${tests[@]}"
+			# KASAN and lockdep under TCG: the suite takes ~50 min in
+			# one VM; two VMs at once, each about half of it
+			ko=$(make -s -C "$top" print-debug-ko)
+			echo "# two debug VMs at once: $out/vm ($list1)," \
+				"$out/vm-2 ($list2)" | tee -a "$tap"
+			# shellcheck disable=SC2086 # the lists are words
+			two_vms "tools/vm/run --kernel debug --tests" \
+				--kernel debug --kmemleak --timeout 4500 --module "$ko" \
+				"${env[@]}" --tests $list1 -- \
+				--kernel debug --kmemleak --timeout 4500 --module "$ko" \
+				"${env[@]}" --tests $list2
 		else
 			n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 		fi

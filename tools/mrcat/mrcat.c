@@ -20,7 +20,8 @@
  *   -s SIZE       message size, or MIN-MAX for seeded random sizes
  *   -S SEED       seed (default 1)
  *   -t SECONDS    give up after this long (exit 3)
- *   -d USEC       receiver: sleep this long after each message (slow reader)
+ *   -d USEC       sleep this long after each message: a slow reader, or
+ *                 a sender that leaves the CPU to others
  *   -B BYTES      SO_SNDBUF and SO_RCVBUF
  *   -i IFINDEX    bind to this mrc device
  *   -k N          receiver: accept N connections one after another
@@ -291,6 +292,8 @@ static int do_send(struct sockaddr_mrc *peer)
 		bytes += len;
 		hash = h;
 		progress(bytes);
+		if (slow_us)
+			usleep(slow_us);
 	}
 	count = i;
 	/* Orderly end: our CLOSE, then wait for the receiver's. */
