@@ -17,7 +17,8 @@
  *    reply and closes while the client's rails duplicate half its
  *    packets: late duplicates of the request must not reset the orphan.
  *  - lossy_rounds: request/reply/close rounds under loss, duplication and
- *    reordering on every rail.
+ *    reordering on every rail; every other round with reo_adapt (the
+ *    adaptive reordering window).
  *  - peek_failslab: MSG_PEEK allocates nothing, so with every atomic
  *    allocation of the task failing it still returns the message and
  *    leaves it (debug kernel: failslab).
@@ -54,6 +55,7 @@ FIXTURE(close) {
 	char sys[64];	/* B's sysfs, mounted by mount_b_sysfs(), or "" */
 	long lazy_rto;	/* the parameter, restored if a test changed it */
 	long tx_burst_max;	/* the parameter, restored */
+	long reo_adapt;		/* the parameter, restored */
 };
 
 FIXTURE_SETUP(close)
@@ -67,6 +69,8 @@ FIXTURE_SETUP(close)
 	ASSERT_GE(self->lazy_rto, 0);
 	self->tx_burst_max = mrc_param("tx_burst_max");
 	ASSERT_GT(self->tx_burst_max, 0);
+	self->reo_adapt = mrc_param("reo_adapt");
+	ASSERT_GE(self->reo_adapt, 0);
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
 	self->lfd = listener_in(self->nsb, self->nsa, CLOSE_PORT, 128);
@@ -86,6 +90,8 @@ FIXTURE_TEARDOWN(close)
 		mrc_set_param("lazy_rto", self->lazy_rto);
 	if (self->tx_burst_max > 0)
 		mrc_set_param("tx_burst_max", self->tx_burst_max);
+	if (self->reo_adapt >= 0)
+		mrc_set_param("reo_adapt", self->reo_adapt);
 	if (self->sys[0]) {
 		umount2(self->sys, MNT_DETACH);
 		rmdir(self->sys);
@@ -406,6 +412,7 @@ TEST_F_TIMEOUT(close, lossy_rounds, 300)
 	ASSERT_EQ(0, on_rails(self->nsa, self->nsa, 'a', impair));
 	ASSERT_EQ(0, on_rails(self->nsb, self->nsa, 'b', impair));
 	for (r = 0; r < rounds; r++) {
+		ASSERT_EQ(0, mrc_set_param("reo_adapt", r % 2));
 		pair(_metadata, self->lfd, &c, &s);
 		ASSERT_EQ(0, wait_child(fork_sender(c, req, ARRAY_SIZE(req), r)));
 		ASSERT_EQ(0, shutdown(c, SHUT_WR));
@@ -424,6 +431,7 @@ TEST_F_TIMEOUT(close, lossy_rounds, 300)
 		EXPECT_EQ(0, so_error(c));
 		close(c);
 	}
+	mrc_set_param("reo_adapt", self->reo_adapt);
 	TH_LOG("%d rounds intact, %ld retransmissions", rounds, retrans);
 	EXPECT_GT(retrans, 0) TH_LOG("the impairments did cost something");
 }

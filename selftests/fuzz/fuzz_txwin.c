@@ -36,6 +36,8 @@
  *  - the lost callback reports exactly the INFLIGHT PSNs the rules
  *    (txwin.h: per path, by time, timeout, failed paths) declare lost,
  *    in PSN order, and the return value counts them;
+ *  - the adaptive reordering window (reo_mult, armed, clean) and each
+ *    ACK's spurious evidence are the model's;
  *  - next_lost finds the model's first LOST PSN.
  */
 #include "fuzz.h"
@@ -89,6 +91,9 @@ struct fz {
 	u32 size;
 	u32 now;
 	u32 newest;
+	u8 reo_mult;		/* the adaptive reordering window */
+	bool reo_armed;
+	u8 reo_clean;
 	struct mpath mp[NPATHS_MAX];
 
 	/* the running call's callbacks (none if quiet) */
@@ -184,6 +189,14 @@ FUZZ_NOCOV static void check_all(void)
 	FUZZ_CHECK(f.w.size == f.size && f.w.rec == f.ring[f.cur], "ring");
 	FUZZ_CHECK(f.w.newest_acked_us == f.newest, "newest_acked_us %u, model %u",
 		   f.w.newest_acked_us, f.newest);
+	FUZZ_CHECK(f.w.reo_mult == f.reo_mult && f.w.reo_armed == f.reo_armed &&
+		   f.w.reo_clean == f.reo_clean,
+		   "op %llu: reo mult %u armed %d clean %u, model %u %d %u",
+		   (unsigned long long)f.ops, f.w.reo_mult, f.w.reo_armed, f.w.reo_clean,
+		   f.reo_mult, f.reo_armed, f.reo_clean);
+	FUZZ_CHECK(f.w.reo_mult >= 1 && f.w.reo_mult <= MRC_REO_MULT_MAX &&
+		   f.w.reo_clean < MRC_REO_PERSIST, "reo mult %u clean %u out of range",
+		   f.w.reo_mult, f.w.reo_clean);
 	if (f.una != f.nxt)
 		FUZZ_CHECK(rec_of(f.una)->state != MRC_TX_ACKED, "una %u is ACKED",
 			   f.w.una);
@@ -436,7 +449,7 @@ static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest)
 /* Apply @a; the model predicts validity and every effect. */
 static bool do_ack(const struct mrc_ack_info *a)
 {
-	u32 nacked = 0, bytes = 0, sample = 0, psn, i, el, dn, newest = f.newest;
+	u32 nacked = 0, bytes = 0, sample = 0, psn, i, el, dn, newest = f.newest, spur = 0;
 	int trig_path = -1, c, ct;
 	s32 dc = (s32)(a->cum - psn_of(f.una));
 	bool refuse = false, ambig = false, ok;
@@ -479,6 +492,8 @@ static bool do_ack(const struct mrc_ack_info *a)
 				mp[s->path].acked_seq = s->path_seq + 1;
 			if (!newest_valid(f.now) || (s32)(s->sent - newest) > 0)
 				newest = s->sent;
+		} else if (a->trig_tx < s->tx_count) {
+			spur++;		/* an earlier copy arrived */
 		}
 	}
 	/* If accepted: what it newly covers, below cum and SACK bits. */
@@ -511,6 +526,7 @@ static bool do_ack(const struct mrc_ack_info *a)
 		if (f.sh[o].expect) {
 			nacked++;
 			bytes += f.sh[o].len;
+			spur += f.sh[o].state == MRC_TX_LOST;	/* a late arrival */
 		}
 	}
 
@@ -546,6 +562,14 @@ static bool do_ack(const struct mrc_ack_info *a)
 		   "op %llu: rtt %u trig_path %d, model %u %d",
 		   (unsigned long long)f.ops, res.rtt_us, res.trig_path, sample,
 		   trig_path);
+	FUZZ_CHECK(res.spurious == spur, "op %llu: spurious %u, model %u",
+		   (unsigned long long)f.ops, res.spurious, spur);
+	if (spur && f.reo_armed) {
+		if (f.reo_mult < MRC_REO_MULT_MAX)
+			f.reo_mult++;
+		f.reo_armed = false;
+		f.reo_clean = 0;
+	}
 
 	for (o = f.una; o < f.nxt; o++) {
 		s = &f.sh[o];
@@ -657,9 +681,10 @@ static void mutated_ack(struct fuzz_in *in)
 
 enum { LOSS_DETECT, LOSS_TIMEOUT, LOSS_PATHS };
 
-static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
+static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
 {
 	bool timed = rtt && newest_valid(f.now);
+	s64 reo = (s64)reo_us * (adapt ? f.reo_mult : 1);
 	s64 limit = (s64)rtt + reo;
 	struct shadow *s;
 	u32 n = 0, got;
@@ -673,7 +698,7 @@ static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
 			continue;
 		if (kind == LOSS_DETECT &&
 		    !mrc_psn_before(s->path_seq, f.mp[s->path].acked_seq) &&
-		    !(timed && (s32)(f.newest - s->sent) > (s64)reo &&
+		    !(timed && (s32)(f.newest - s->sent) > reo &&
 		      (s32)(f.now - s->sent) > limit))
 			continue;
 		s->expect = true;
@@ -683,7 +708,7 @@ static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
 	f.ncb = 0;
 	f.last_cb = (s64)f.una - 1;
 	if (kind == LOSS_DETECT)
-		got = mrc_txwin_detect_loss(&f.w, f.paths, f.now, rtt, reo,
+		got = mrc_txwin_detect_loss(&f.w, f.paths, f.now, rtt, reo_us, adapt,
 					    f.quiet ? NULL : cb_lost, &f);
 	else if (kind == LOSS_TIMEOUT)
 		got = mrc_txwin_timeout(&f.w, f.paths, f.quiet ? NULL : cb_lost, &f);
@@ -693,8 +718,9 @@ static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
 	if (f.quiet)
 		quiet_done(false);
 	FUZZ_CHECK(got == n && f.ncb == n,
-		   "op %llu: loss kind %d (rtt %u reo %u): %u lost, %u reported, model %u",
-		   (unsigned long long)f.ops, kind, rtt, reo, got, f.ncb, n);
+		   "op %llu: loss kind %d (rtt %u reo %u x %u): %u lost, %u reported, model %u",
+		   (unsigned long long)f.ops, kind, rtt, reo_us, adapt ? f.reo_mult : 1,
+		   got, f.ncb, n);
 	for (o = f.una; o < f.nxt; o++) {
 		s = &f.sh[o];
 		FUZZ_CHECK(!s->expect, "psn %u not reported lost", psn_of(o));
@@ -702,6 +728,14 @@ static void do_loss(int kind, u32 rtt, u32 reo, const u8 *dead)
 			s->sel = false;
 			s->state = MRC_TX_LOST;
 			f.mp[s->path].lost++;
+		}
+	}
+	/* A batch of losses arms the window's growth, and counts to its reset. */
+	if (kind == LOSS_DETECT && n) {
+		f.reo_armed = true;
+		if (++f.reo_clean >= MRC_REO_PERSIST) {
+			f.reo_mult = 1;
+			f.reo_clean = 0;
 		}
 	}
 }
@@ -765,6 +799,7 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 		f.paths[i].ev = f.mp[i].ev;
 	}
 	mrc_txwin_init(&f.w, f.isn, f.ring[0], f.size);
+	f.reo_mult = 1;
 	mrc_rxwin_init(&f.rx, f.isn);
 	check_all();
 
@@ -840,15 +875,15 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 		case 12:	/* loss detection */
 			rtt = b & 1 ? 0 : b & 2 ? fin_u32(&in) : fin_u16(&in);
 			reo = b & 4 ? fin_u32(&in) : fin_u16(&in);
-			do_loss(LOSS_DETECT, rtt, reo, NULL);
+			do_loss(LOSS_DETECT, rtt, reo, !(b & 8), NULL);
 			break;
 		case 13:
-			do_loss(LOSS_TIMEOUT, 0, 0, NULL);
+			do_loss(LOSS_TIMEOUT, 0, 0, false, NULL);
 			break;
 		case 14:	/* failed paths: bit i of b is path i */
 			for (i = 0; i < NPATHS_MAX; i++)
 				dead[i] = (b >> i) & 1;
-			do_loss(LOSS_PATHS, 0, 0, dead);
+			do_loss(LOSS_PATHS, 0, 0, false, dead);
 			break;
 		case 15:	/* resize, to any size at all if b & 0x80 */
 			do_resize(b & 0x80 ? fin_u16(&in) : 1U << (b % 12));
@@ -860,7 +895,7 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 		default:	/* 17: the oldest PSN lost and sent again, n times */
 			n = 1 + fin_u16(&in) % 300;
 			for (i = 0; i < n && f.una != f.nxt && f.nxt - f.una <= 64; i++) {
-				do_loss(LOSS_TIMEOUT, 0, 0, NULL);
+				do_loss(LOSS_TIMEOUT, 0, 0, false, NULL);
 				do_retransmit(psn_of(f.una), (path + i) % f.npaths, i);
 			}
 			break;

@@ -273,7 +273,7 @@ static void sender_ack(struct __test_metadata *_metadata, struct sim *s,
 		s->backoff = 0;
 	srtt = s->rtt.srtt_us;
 	reo = srtt / 4 > 200 ? srtt / 4 : 200;
-	mrc_txwin_detect_loss(&s->w, s->paths, now32(s), srtt, reo, cb_lost, s);
+	mrc_txwin_detect_loss(&s->w, s->paths, now32(s), srtt, reo, true, cb_lost, s);
 	sender_push(_metadata, s);
 	arm_timer(s, res.acked_pkts != 0);
 }

@@ -86,7 +86,7 @@ static bool do_ack(struct tx *t, const struct mrc_ack_info *a, u32 now,
 
 static u32 detect(struct tx *t, u32 now, u32 rtt, u32 reo)
 {
-	return mrc_txwin_detect_loss(&t->w, t->paths, now, rtt, reo, cb_lost, t);
+	return mrc_txwin_detect_loss(&t->w, t->paths, now, rtt, reo, false, cb_lost, t);
 }
 
 /* Recount everything the scoreboard keeps as counters. */
@@ -372,6 +372,95 @@ TEST(txwin_time_rule)
 	ASSERT_TRUE(do_ack(&t, &a, t0 + 1100, &res));
 	EXPECT_EQ(0U, detect(&t, t0 + 100000, 100, 40));
 	EXPECT_EQ(1U, detect(&t, t0 + 100000, 100, 39));
+}
+
+/*
+ * One round of the adaptive reordering window: PSN @psn on path 0 at
+ * *@now, @psn + 1 on path 1 1000 us later and acknowledged (its trigger);
+ * the time rule (RTT 100, window 50 x reo_mult <= 400) declares @psn lost.
+ * Then either @psn arrives after all (@late: spurious) or its
+ * retransmission on path 1 is acknowledged (not spurious).
+ */
+static void reo_round(struct __test_metadata *_metadata, struct tx *t, u32 psn,
+		      u32 *now, bool late)
+{
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+
+	ASSERT_EQ(0, mrc_txwin_sent(&t->w, t->paths, psn, 0, 1, *now));
+	ASSERT_EQ(0, mrc_txwin_sent(&t->w, t->paths, psn + 1, 1, 1, *now + 1000));
+	mk_ack(t, &a, psn, psn + 1);
+	sack(&a, psn + 1);
+	ASSERT_TRUE(do_ack(t, &a, *now + 1100, &res));
+	ASSERT_EQ(0U, res.spurious);
+	ASSERT_EQ(1U, mrc_txwin_detect_loss(&t->w, t->paths, *now + 3000, 100, 50, true,
+					    NULL, NULL));
+	ASSERT_TRUE(t->w.reo_armed);
+	if (!late)
+		ASSERT_EQ(1, mrc_txwin_sent(&t->w, t->paths, psn, 1, 1, *now + 3000));
+	mk_ack(t, &a, psn + 2, psn);	/* the original, or its retransmission */
+	ASSERT_TRUE(do_ack(t, &a, *now + 3100, &res));
+	ASSERT_EQ(late ? 1U : 0U, res.spurious);
+	ASSERT_EQ(psn + 2, t->w.una);
+	*now += 5000;
+}
+
+/*
+ * The reordering window grows by the caller's for each batch of losses
+ * that proves spurious, up to MRC_REO_MULT_MAX times it, and is the
+ * caller's again after MRC_REO_PERSIST batches of real ones.  An ACK
+ * triggered by the original of a retransmitted PSN is evidence too.
+ */
+TEST(txwin_reo_adapts)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 0xfffffff0U, now = 0xfffff000U, psn = isn;	/* both wrap */
+	int i;
+
+	tx_init(&t, isn, 8);
+	EXPECT_EQ(1, t.w.reo_mult);
+	EXPECT_FALSE(t.w.reo_armed);
+	for (i = 0; i < MRC_REO_MULT_MAX + 2; i++, psn += 2) {
+		reo_round(_metadata, &t, psn, &now, true);
+		EXPECT_EQ(i + 2 > MRC_REO_MULT_MAX ? MRC_REO_MULT_MAX : i + 2, t.w.reo_mult);
+		EXPECT_FALSE(t.w.reo_armed);
+		EXPECT_EQ(0, t.w.reo_clean);
+	}
+	/* 8 x 50: a send 300 us before the newest delivery is not lost yet */
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, psn, 0, 1, now));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, psn + 1, 1, 1, now + 300));
+	mk_ack(&t, &a, psn, psn + 1);
+	sack(&a, psn + 1);
+	ASSERT_TRUE(do_ack(&t, &a, now + 400, &res));
+	EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, now + 100000, 100, 50, true,
+					    NULL, NULL));
+	EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, now + 100000, 100, 50, false,
+					    NULL, NULL));
+	/* resent, and the original's ACK arrives: evidence for that batch */
+	ASSERT_EQ(1, mrc_txwin_sent(&t.w, t.paths, psn, 1, 1, now + 100000));
+	mk_ack(&t, &a, psn + 2, psn);
+	a.trig_tx = 0;
+	ASSERT_TRUE(do_ack(&t, &a, now + 100100, &res));
+	EXPECT_EQ(1U, res.spurious);
+	EXPECT_EQ(-1, res.trig_path);
+	EXPECT_EQ(MRC_REO_MULT_MAX, t.w.reo_mult);
+	EXPECT_FALSE(t.w.reo_armed);
+	EXPECT_EQ(0, t.w.reo_clean);
+	psn += 2;
+	now += 200000;
+	/* real losses: the 16th batch resets it */
+	for (i = 1; i < MRC_REO_PERSIST; i++, psn += 2) {
+		reo_round(_metadata, &t, psn, &now, false);
+		EXPECT_EQ(MRC_REO_MULT_MAX, t.w.reo_mult);
+		EXPECT_EQ(i, t.w.reo_clean);
+	}
+	reo_round(_metadata, &t, psn, &now, false);
+	EXPECT_EQ(1, t.w.reo_mult);
+	EXPECT_EQ(0, t.w.reo_clean);
+	EXPECT_TRUE(t.w.reo_armed);
+	check_counters(_metadata, &t);
 }
 
 /* Before any delivery, a never-set newest_acked_us (0) must not make
@@ -668,6 +757,8 @@ struct walk {
 	u32 isn, now;
 	bool newest_set;
 	u32 newest;
+	u8 reo_mult, reo_clean;	/* the adaptive reordering window */
+	bool reo_armed;
 	struct mrc_rtt rtt;
 	u64 arrivals[SH_MAX];	/* off << 16 | tx_count << 8 | path */
 	u32 narrivals;
@@ -702,6 +793,9 @@ static void walk_compare(struct __test_metadata *_metadata, struct walk *m)
 	}
 	if (m->newest_set)
 		ASSERT_EQ(m->newest, t->w.newest_acked_us);
+	ASSERT_EQ(m->reo_mult, t->w.reo_mult);
+	ASSERT_EQ(m->reo_armed, t->w.reo_armed);
+	ASSERT_EQ(m->reo_clean, t->w.reo_clean);
 	check_counters(_metadata, t);
 }
 
@@ -741,7 +835,7 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 {
 	struct mrc_ack_result res;
 	struct mrc_ack_info a;
-	u32 nacked = 0, bytes = 0, sample = 0;
+	u32 nacked = 0, bytes = 0, sample = 0, spur = 0;
 	u64 off, cum, pick, toff;
 	s64 base;
 	int k, trig_path = -1;
@@ -813,6 +907,8 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 			if (!m->newest_set || (s32)(s->sent - m->newest) > 0)
 				m->newest = s->sent;
 			m->newest_set = true;
+		} else if (a.trig_tx < s->tx_count) {
+			spur++;		/* an earlier copy arrived */
 		}
 	}
 	for (off = m->una; off < m->nxt; off++) {
@@ -823,6 +919,7 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 		s = &m->sh[off];
 		if (!cov || s->state == MRC_TX_ACKED)
 			continue;
+		spur += s->state == MRC_TX_LOST;	/* a late arrival */
 		/* A first transmission that arrived: evidence for its path. */
 		if (s->state == MRC_TX_INFLIGHT && !s->tx_count) {
 			if (mrc_psn_after(s->path_seq + 1, m->mp[s->path].acked_seq))
@@ -843,6 +940,13 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 	ASSERT_EQ(bytes, res.acked_bytes);
 	ASSERT_EQ(sample, res.rtt_us);
 	ASSERT_EQ(trig_path, res.trig_path);
+	ASSERT_EQ(spur, res.spurious);
+	if (spur && m->reo_armed) {
+		if (m->reo_mult < MRC_REO_MULT_MAX)
+			m->reo_mult++;
+		m->reo_armed = false;
+		m->reo_clean = 0;
+	}
 	for (k = 0; k < (int)nacked; k++) {
 		off = (u32)(m->t.acked[k] - m->isn);
 		ASSERT_EQ(MRC_TX_ACKED, m->sh[off].state);
@@ -855,7 +959,9 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 
 static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool timeout)
 {
-	u32 rtt = m->rtt.srtt_us, reo = unit_rand32() % 200, n = 0, got;
+	u32 rtt = m->rtt.srtt_us, reo_us = unit_rand32() % 200, n = 0, got;
+	bool adapt = unit_rand32() % 2;
+	s64 reo = (s64)reo_us * (adapt ? m->reo_mult : 1);
 	struct shadow *s;
 	u64 off;
 	int k;
@@ -865,7 +971,7 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 		if (s->state != MRC_TX_INFLIGHT)
 			continue;
 		if (!timeout && !mrc_psn_before(s->path_seq, m->mp[s->path].acked_seq) &&
-		    !(rtt && m->newest_set && (s32)(m->newest - s->sent) > (s64)reo &&
+		    !(rtt && m->newest_set && (s32)(m->newest - s->sent) > reo &&
 		      (s32)(m->now - s->sent) > (s64)rtt + reo))
 			continue;
 		s->state = MRC_TX_LOST;
@@ -876,9 +982,16 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 	if (timeout)
 		got = mrc_txwin_timeout(&m->t.w, m->t.paths, cb_lost, &m->t);
 	else
-		got = mrc_txwin_detect_loss(&m->t.w, m->t.paths, m->now, rtt, reo,
-					    cb_lost, &m->t);
+		got = mrc_txwin_detect_loss(&m->t.w, m->t.paths, m->now, rtt, reo_us,
+					    adapt, cb_lost, &m->t);
 	ASSERT_EQ(n, got);
+	if (!timeout && n) {
+		m->reo_armed = true;
+		if (++m->reo_clean >= MRC_REO_PERSIST) {
+			m->reo_mult = 1;
+			m->reo_clean = 0;
+		}
+	}
 	ASSERT_EQ(n, m->t.nlost);
 	for (k = 1; k < (int)n; k++)	/* in PSN order */
 		ASSERT_TRUE(mrc_psn_before(m->t.lost[k - 1], m->t.lost[k]));
@@ -894,6 +1007,7 @@ static void walk_run(struct __test_metadata *_metadata, struct walk *m, int step
 	m->isn = unit_rand32() % 2 ? 0xffffffffU - unit_rand32() % 3000 : unit_rand32();
 	m->now = unit_rand32() % 2 ? 0xffffffffU - unit_rand32() % 100000 : unit_rand32();
 	tx_init(&m->t, m->isn, size);
+	m->reo_mult = 1;
 	for (i = 0; i < NPATHS; i++)
 		m->mp[i].ev = m->t.paths[i].ev;
 

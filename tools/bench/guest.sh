@@ -13,11 +13,16 @@
 # BENCH_MTU (of the 4-plane fabric's links, default 9000), BENCH_DELAY_MS
 # (per hop), BENCH_RUNS, BENCH_PAIRS (P3 host pairs),
 # BENCH_P3_RATE (P3 host links, Mbit/s), BENCH_P3_ROUNDS, BENCH_P3_BYTES (per
-# flow and round).
+# flow and round), BENCH_PARAMS (module parameters for the whole run,
+# "name=value ...": what ab cannot A/B, P1-P4, measured in two runs).
 
 . "$MRC_TOP/selftests/lib.sh"
 set -u
 mrc_load || exit 1
+for kv in ${BENCH_PARAMS:-}; do
+	echo "${kv#*=}" >"/sys/module/mrc/parameters/${kv%%=*}" || exit 1
+	echo "# bench: ${kv%%=*}=$(cat "/sys/module/mrc/parameters/${kv%%=*}")" >&2
+done
 
 B=$MRC_TOP/tools/bench
 PP=$B/mrcpp

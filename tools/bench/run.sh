@@ -27,7 +27,7 @@ make -s -C "$top/tools/bench" || exit 1
 envs=(--env "BENCH_QUICK=$quick")
 [ -n "$only" ] && envs+=(--env "BENCH_ONLY=$only")
 for v in BENCH_RATE BENCH_MTU BENCH_DELAY_MS BENCH_RUNS BENCH_PAIRS BENCH_P3_RATE BENCH_P3_ROUNDS BENCH_P3_BYTES \
-	BENCH_AB; do
+	BENCH_AB BENCH_PARAMS; do
 	[ -n "${!v:-}" ] && envs+=(--env "$v=${!v}")
 done
 # QUICK: under 5 minutes in all; full: under 30.

@@ -68,6 +68,11 @@ module_param(rx_coalesce, bool, 0644);
 MODULE_PARM_DESC(rx_coalesce,
 		 "Keep a message's in-order segments in one skb, charged what their pages take");
 
+static bool reo_adapt;
+module_param(reo_adapt, bool, 0644);
+MODULE_PARM_DESC(reo_adapt,
+		 "Widen loss detection's reordering window when losses prove spurious (RACK-like; slows black-hole detection)");
+
 unsigned int mrc_ack_pingpong_us = MRC_ACK_PINGPONG_US;
 MRC_PARAM_UINT_RANGE(ack_pingpong_us, mrc_ack_pingpong_us, 0, MRC_ACK_PINGPONG_MAX_US);
 MODULE_PARM_DESC(ack_pingpong_us,
@@ -1151,7 +1156,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	rtt = ms->rtt.srtt_us;
 	reo = max_t(u32, rtt / 4 + 2 * ms->rtt.rttvar_us, 1000);
 	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, now, rtt, reo,
-			      mrc_output_lost, ms);
+			      READ_ONCE(reo_adapt), mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
 	mrc_conn_own_acked(ms);
 	/* Nothing outstanding and nothing waiting for credit. */

@@ -48,6 +48,7 @@ void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
 	w->nxt = isn;
 	w->size = size;
 	w->rec = rec;
+	w->reo_mult = 1;
 }
 
 struct mrc_txrec *mrc_txwin_resize(struct mrc_txwin *w, struct mrc_txrec *rec,
@@ -163,6 +164,7 @@ static void txw_mark_acked(struct mrc_txwin *w, struct mrc_txpath *paths,
 			txw_delivered(w, &paths[r->path], r, now_us);
 	} else {
 		w->lost--;	/* LOST: a late arrival */
+		res->spurious++;
 	}
 	r->state = MRC_TX_ACKED;
 	res->acked_pkts++;
@@ -195,8 +197,12 @@ static void txw_trigger(struct mrc_txwin *w, struct mrc_txpath *paths,
 	 * the same transmission: same tx_count on a path with the same EV.
 	 */
 	if (r->tx_count != a->trig_tx || r->path >= npaths ||
-	    paths[r->path].ev != a->trig_ev)
+	    paths[r->path].ev != a->trig_ev) {
+		/* An earlier copy arrived after this one was sent. */
+		if (a->trig_tx < r->tx_count)
+			res->spurious++;
 		return;
+	}
 	p = &paths[r->path];
 
 	elapsed = now_us - r->sent_us;
@@ -249,15 +255,23 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
 		memset(txw_rec(w, w->una), 0, sizeof(struct mrc_txrec));
 		w->una++;
 	}
+	/* Losses were declared too early: a longer reordering window. */
+	if (res->spurious && w->reo_armed) {
+		if (w->reo_mult < MRC_REO_MULT_MAX)
+			w->reo_mult++;
+		w->reo_armed = false;
+		w->reo_clean = 0;
+	}
 	return true;
 }
 
 u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
-			  u32 now_us, u32 rtt_us, u32 reo_us,
+			  u32 now_us, u32 rtt_us, u32 reo_us, bool adapt,
 			  mrc_txwin_cb lost, void *ctx)
 {
 	bool timed = rtt_us && txw_newest_valid(w, now_us);
-	s64 limit = (s64)rtt_us + reo_us;
+	s64 reo = (s64)reo_us * (adapt ? w->reo_mult : 1);
+	s64 limit = (s64)rtt_us + reo;
 	struct mrc_txrec *r;
 	u32 psn, n = 0;
 
@@ -273,13 +287,20 @@ u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
 		 */
 		if (!mrc_psn_before(r->path_seq, paths[r->path].acked_seq) &&
 		    !(timed &&
-		      txw_time_diff(w->newest_acked_us, r->sent_us) > reo_us &&
+		      txw_time_diff(w->newest_acked_us, r->sent_us) > reo &&
 		      txw_time_diff(now_us, r->sent_us) > limit))
 			continue;
 		txw_mark_lost(w, paths, r);
 		n++;
 		if (lost)
 			lost(ctx, psn);
+	}
+	if (n) {
+		w->reo_armed = true;
+		if (++w->reo_clean >= MRC_REO_PERSIST) {
+			w->reo_mult = 1;
+			w->reo_clean = 0;
+		}
 	}
 	return n;
 }

@@ -13,7 +13,15 @@
  * transmission is lost when a later transmission on the same path has
  * been acknowledged (a path delivers in order), or when it is older than
  * the newest delivered transmission by more than a reordering window and
- * has been out for longer than an RTT plus that window.  A timeout (RTO)
+ * has been out for longer than an RTT plus that window.  The window adapts
+ * as RACK's (RFC 8985, 6.2.4): a PSN declared lost that arrives after
+ * all, or an ACK triggered by an earlier transmission than the last,
+ * shows the window was too short, and the next one is the caller's times
+ * one more (at most MRC_REO_MULT_MAX, once per batch of declared losses;
+ * not bounded by the RTT as RACK's is: under TCG a vCPU's backlog delays
+ * a flow by more than an RTT, and the bound left every such loss);
+ * MRC_REO_PERSIST batches of losses with none found spurious bring it
+ * back to the caller's.  A timeout (RTO)
  * declares everything in flight lost.  Lost PSNs are retransmitted with the
  * same PSN (tx_count + 1), usually on another path.
  *
@@ -27,6 +35,11 @@
 #include "types.h"
 #include "rxwin.h"
 #include "wire.h"
+
+/* Most the reordering window grows to: the caller's times this. */
+#define MRC_REO_MULT_MAX	8
+/* Batches of declared losses, none found spurious, that reset it. */
+#define MRC_REO_PERSIST		16
 
 enum mrc_tx_state {
 	MRC_TX_FREE = 0,	/* outside [una, nxt) */
@@ -79,6 +92,12 @@ struct mrc_txpath {
  * @in_flight_bytes: their @len, summed
  * @lost: records in state LOST
  * @newest_acked_us: send time of the newest transmission known delivered
+ * @reo_mult: the reordering window is the caller's times this (1 to
+ *	MRC_REO_MULT_MAX)
+ * @reo_armed: losses were declared since @reo_mult last grew: spurious
+ *	evidence may grow it (once per batch)
+ * @reo_clean: batches of declared losses since @reo_mult last grew; at
+ *	MRC_REO_PERSIST it is 1 again
  * @rec: the ring, @size entries, record of psn at psn & (@size - 1)
  */
 struct mrc_txwin {
@@ -89,6 +108,9 @@ struct mrc_txwin {
 	u32 in_flight_bytes;
 	u32 lost;
 	u32 newest_acked_us;
+	u8 reo_mult;
+	bool reo_armed;
+	u8 reo_clean;
 	struct mrc_txrec *rec;
 };
 
@@ -99,12 +121,16 @@ struct mrc_txwin {
  * @rtt_us: RTT sample from the trigger (0: none; only when the trigger's
  *	record still describes the acknowledged transmission)
  * @trig_path: path index of the trigger's transmission, or -1
+ * @spurious: evidence of losses declared too early: PSNs acknowledged
+ *	while LOST (they arrived before their retransmission left), plus
+ *	one if the trigger is an earlier transmission than the record's
  */
 struct mrc_ack_result {
 	u32 acked_pkts;
 	u32 acked_bytes;
 	u32 rtt_us;
 	int trig_path;
+	u32 spurious;
 };
 
 /* Callback: psn changed state (newly acked, or declared lost). */
@@ -172,6 +198,7 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
  * updates the trigger's path (@acked_seq) and @newest_acked_us, and so
  * does every newly acknowledged first transmission (the one that arrived
  * is known: an ACK that covers many PSNs is evidence for all their paths).
+ * Spurious evidence (@res->spurious) grows @reo_mult if @reo_armed.
  *
  * Return: false if the ACK is impossible (acknowledges a PSN at or beyond
  * @nxt): the caller drops it as MRC_DROP_BAD_ACK and nothing changed.
@@ -187,13 +214,17 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
  * @now_us: the time
  * @rtt_us: current smoothed RTT (0: unknown; then only the per-path rule)
  * @reo_us: reordering window
+ * @adapt: the window is @reo_us times @w->reo_mult (false: @reo_us)
  * @lost: called for each PSN that becomes LOST
  * @ctx: for @lost
+ *
+ * A batch of PSNs declared lost arms @reo_mult's growth, and counts
+ * towards its reset (MRC_REO_PERSIST).
  *
  * Return: number of PSNs newly declared lost.
  */
 u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
-			  u32 now_us, u32 rtt_us, u32 reo_us,
+			  u32 now_us, u32 rtt_us, u32 reo_us, bool adapt,
 			  mrc_txwin_cb lost, void *ctx);
 
 /**
