@@ -94,6 +94,7 @@ struct fz {
 	u8 reo_mult;		/* the adaptive reordering window */
 	bool reo_armed;
 	u8 reo_clean;
+	u64 reo_end;		/* offset: its round ends when una reaches it */
 	struct mpath mp[NPATHS_MAX];
 
 	/* the running call's callbacks (none if quiet) */
@@ -190,7 +191,8 @@ FUZZ_NOCOV static void check_all(void)
 	FUZZ_CHECK(f.w.newest_acked_us == f.newest, "newest_acked_us %u, model %u",
 		   f.w.newest_acked_us, f.newest);
 	FUZZ_CHECK(f.w.reo_mult == f.reo_mult && f.w.reo_armed == f.reo_armed &&
-		   f.w.reo_clean == f.reo_clean,
+		   f.w.reo_clean == f.reo_clean &&
+		   f.w.reo_seq == psn_of(f.una >= f.reo_end ? f.una : f.reo_end),
 		   "op %llu: reo mult %u armed %d clean %u, model %u %d %u",
 		   (unsigned long long)f.ops, f.w.reo_mult, f.w.reo_armed, f.w.reo_clean,
 		   f.reo_mult, f.reo_armed, f.reo_clean);
@@ -447,6 +449,14 @@ static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest)
 }
 
 /* Apply @a; the model predicts validity and every effect. */
+/* Does @a set the SACK bit of @psn? */
+static bool sack_bit(const struct mrc_ack_info *a, u32 psn)
+{
+	u32 k = psn - a->base;
+
+	return k < MRC_SACK_BITS && (a->bits[k / 64] >> (k % 64) & 1);
+}
+
 static bool do_ack(const struct mrc_ack_info *a)
 {
 	u32 nacked = 0, bytes = 0, sample = 0, psn, i, el, dn, newest = f.newest, spur = 0;
@@ -486,13 +496,16 @@ static bool do_ack(const struct mrc_ack_info *a)
 		if (s->tx_count == a->trig_tx && mp[s->path].ev == a->trig_ev) {
 			trig_path = s->path;
 			el = f.now - s->sent;
-			if ((s32)el >= 0 && el >= a->ack_delay_us)
+			/* (not from a trigger an earlier ACK acknowledged) */
+			if (s->state != MRC_TX_ACKED && (s32)el >= 0 && el >= a->ack_delay_us)
 				sample = el - a->ack_delay_us ? el - a->ack_delay_us : 1;
 			if (mrc_psn_after(s->path_seq + 1, mp[s->path].acked_seq))
 				mp[s->path].acked_seq = s->path_seq + 1;
 			if (!newest_valid(f.now) || (s32)(s->sent - newest) > 0)
 				newest = s->sent;
-		} else if (a->trig_tx < s->tx_count) {
+		} else if (a->trig_tx < s->tx_count && a->nack_reason == MRC_NACK_NONE &&
+			   (mrc_psn_before(a->trig_psn, a->cum) ||
+			    sack_bit(a, a->trig_psn))) {
 			spur++;		/* an earlier copy arrived */
 		}
 	}
@@ -564,12 +577,6 @@ static bool do_ack(const struct mrc_ack_info *a)
 		   trig_path);
 	FUZZ_CHECK(res.spurious == spur, "op %llu: spurious %u, model %u",
 		   (unsigned long long)f.ops, res.spurious, spur);
-	if (spur && f.reo_armed) {
-		if (f.reo_mult < MRC_REO_MULT_MAX)
-			f.reo_mult++;
-		f.reo_armed = false;
-		f.reo_clean = 0;
-	}
 
 	for (o = f.una; o < f.nxt; o++) {
 		s = &f.sh[o];
@@ -579,6 +586,14 @@ static bool do_ack(const struct mrc_ack_info *a)
 	}
 	while (f.una < f.nxt && f.sh[f.una].state == MRC_TX_ACKED)
 		f.sh[f.una++].state = MRC_TX_FREE;
+	/* evidence grows the window once a round, after declared losses */
+	if (spur && f.reo_armed && f.una >= f.reo_end) {
+		if (f.reo_mult < MRC_REO_MULT_MAX)
+			f.reo_mult++;
+		f.reo_armed = false;
+		f.reo_clean = 0;
+		f.reo_end = f.nxt;
+	}
 	return true;
 }
 
@@ -733,9 +748,12 @@ static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
 	/* A batch of losses arms the window's growth, and counts to its reset. */
 	if (kind == LOSS_DETECT && n) {
 		f.reo_armed = true;
-		if (++f.reo_clean >= MRC_REO_PERSIST) {
-			f.reo_mult = 1;
-			f.reo_clean = 0;
+		if (f.una >= f.reo_end) {	/* losses in a new round */
+			f.reo_end = f.nxt;
+			if (++f.reo_clean >= MRC_REO_PERSIST) {
+				f.reo_mult = 1;
+				f.reo_clean = 0;
+			}
 		}
 	}
 }

@@ -63,6 +63,7 @@ struct cfg {
 	u32 clock0;
 	u32 ack_delay_max;
 	bool ack_same_path;
+	bool reo_adapt;		/* the adaptive reordering window */
 	struct pathcfg p[MAXP];
 };
 
@@ -273,7 +274,7 @@ static void sender_ack(struct __test_metadata *_metadata, struct sim *s,
 		s->backoff = 0;
 	srtt = s->rtt.srtt_us;
 	reo = srtt / 4 > 200 ? srtt / 4 : 200;
-	mrc_txwin_detect_loss(&s->w, s->paths, now32(s), srtt, reo, true, cb_lost, s);
+	mrc_txwin_detect_loss(&s->w, s->paths, now32(s), srtt, reo, s->c.reo_adapt, cb_lost, s);
 	sender_push(_metadata, s);
 	arm_timer(s, res.acked_pkts != 0);
 }
@@ -363,6 +364,7 @@ static void random_cfg(struct cfg *c, int round)
 	int i, kind = round % 5;
 
 	memset(c, 0, sizeof(*c));
+	c->reo_adapt = round % 2;
 	c->npaths = 2 + unit_rand32() % (MAXP - 1);
 	c->n = 100 + unit_rand32() % (MAXN - 100);
 	c->size = 1U << (1 + unit_rand32() % 11);

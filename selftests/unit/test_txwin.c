@@ -463,6 +463,69 @@ TEST(txwin_reo_adapts)
 	check_counters(_metadata, &t);
 }
 
+/*
+ * What is not evidence: a late arrival after an RTO (no loss declared by
+ * the time rule: not armed); a trimmed packet's NACK, or an ACK that
+ * names an earlier copy but does not cover its PSN.  What is: an ACK
+ * that names the original and covers it.  And an ACK whose trigger an
+ * earlier ACK acknowledged gives no RTT sample (its hold is stale).
+ */
+TEST(txwin_reo_evidence)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 500, now = 1000, p = isn + 1;
+
+	tx_init(&t, isn, 16);
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, now));
+	ASSERT_EQ(1U, mrc_txwin_timeout(&t.w, t.paths, NULL, NULL));
+	mk_ack(&t, &a, isn + 1, isn);
+	ASSERT_TRUE(do_ack(&t, &a, now + 100, &res));
+	EXPECT_EQ(1U, res.spurious);
+	EXPECT_EQ(1, t.w.reo_mult);
+	EXPECT_FALSE(t.w.reo_armed);
+
+	/* p on path 0 declared lost by the time rule, resent on path 1 */
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, p, 0, 1, now));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, p + 1, 1, 1, now + 1000));
+	mk_ack(&t, &a, p, p + 1);
+	sack(&a, p + 1);
+	ASSERT_TRUE(do_ack(&t, &a, now + 1100, &res));
+	EXPECT_EQ(100U, res.rtt_us);
+	ASSERT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, now + 3000, 100, 50, true,
+					    NULL, NULL));
+	EXPECT_TRUE(t.w.reo_armed);
+	ASSERT_EQ(1, mrc_txwin_sent(&t.w, t.paths, p, 1, 1, now + 3000));
+	/* p + 1's ACK again, later: no sample from a trigger acked before */
+	ASSERT_TRUE(do_ack(&t, &a, now + 5000, &res));
+	EXPECT_EQ(0U, res.rtt_us);
+	EXPECT_EQ(1, res.trig_path);
+	/* the trimmed original's NACK: it did not arrive */
+	mk_ack(&t, &a, p, p);
+	a.trig_tx = 0;
+	a.nack_reason = MRC_NACK_TRIMMED;
+	ASSERT_TRUE(do_ack(&t, &a, now + 5100, &res));
+	EXPECT_EQ(0U, res.spurious);
+	/* an ACK naming the original without covering p */
+	mk_ack(&t, &a, p, p);
+	a.trig_tx = 0;
+	sack(&a, p + 1);
+	ASSERT_TRUE(do_ack(&t, &a, now + 5200, &res));
+	EXPECT_EQ(0U, res.spurious);
+	EXPECT_EQ(1, t.w.reo_mult);
+	/* covering it: the original arrived after its copy left */
+	mk_ack(&t, &a, p + 2, p);
+	a.trig_tx = 0;
+	ASSERT_TRUE(do_ack(&t, &a, now + 5300, &res));
+	EXPECT_EQ(1U, res.spurious);
+	EXPECT_EQ(2, t.w.reo_mult);
+	EXPECT_FALSE(t.w.reo_armed);
+	EXPECT_EQ(p + 2, t.w.una);
+	EXPECT_EQ(p + 2, t.w.reo_seq);
+	check_counters(_metadata, &t);
+}
+
 /* Before any delivery, a never-set newest_acked_us (0) must not make
  * everything look old, whatever the clock says.
  */
@@ -759,6 +822,7 @@ struct walk {
 	u32 newest;
 	u8 reo_mult, reo_clean;	/* the adaptive reordering window */
 	bool reo_armed;
+	u64 reo_end;		/* its round ends when una reaches it */
 	struct mrc_rtt rtt;
 	u64 arrivals[SH_MAX];	/* off << 16 | tx_count << 8 | path */
 	u32 narrivals;
@@ -796,6 +860,7 @@ static void walk_compare(struct __test_metadata *_metadata, struct walk *m)
 	ASSERT_EQ(m->reo_mult, t->w.reo_mult);
 	ASSERT_EQ(m->reo_armed, t->w.reo_armed);
 	ASSERT_EQ(m->reo_clean, t->w.reo_clean);
+	ASSERT_EQ((u32)(m->isn + (m->una >= m->reo_end ? m->una : m->reo_end)), t->w.reo_seq);
 	check_counters(_metadata, t);
 }
 
@@ -829,6 +894,14 @@ static void walk_send(struct __test_metadata *_metadata, struct walk *m,
 		s->received = true;
 		m->arrivals[m->narrivals++] = off << 16 | got << 8 | path;
 	}
+}
+
+/* Does the ACK (cum and base as offsets) say offset @off arrived? */
+static bool walk_covers(const struct mrc_ack_info *a, u64 cum, s64 base, u64 off)
+{
+	s64 k = (s64)off - base;
+
+	return off < cum || (k >= 0 && k < MRC_SACK_BITS && (a->bits[k / 64] >> (k % 64) & 1));
 }
 
 static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad)
@@ -900,15 +973,17 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 			u32 el = m->now - s->sent;
 
 			trig_path = s->path;
-			if ((s32)el >= 0 && el >= a.ack_delay_us)
+			/* (not if an earlier ACK acknowledged the trigger) */
+			if (s->state != MRC_TX_ACKED && (s32)el >= 0 && el >= a.ack_delay_us)
 				sample = el - a.ack_delay_us ? el - a.ack_delay_us : 1;
 			if (mrc_psn_after(s->path_seq + 1, m->mp[s->path].acked_seq))
 				m->mp[s->path].acked_seq = s->path_seq + 1;
 			if (!m->newest_set || (s32)(s->sent - m->newest) > 0)
 				m->newest = s->sent;
 			m->newest_set = true;
-		} else if (a.trig_tx < s->tx_count) {
-			spur++;		/* an earlier copy arrived */
+		} else if (a.trig_tx < s->tx_count && walk_covers(&a, cum, base, toff)) {
+			/* the trigger is a copy that arrived (arrivals[]) */
+			spur++;
 		}
 	}
 	for (off = m->una; off < m->nxt; off++) {
@@ -941,12 +1016,6 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 	ASSERT_EQ(sample, res.rtt_us);
 	ASSERT_EQ(trig_path, res.trig_path);
 	ASSERT_EQ(spur, res.spurious);
-	if (spur && m->reo_armed) {
-		if (m->reo_mult < MRC_REO_MULT_MAX)
-			m->reo_mult++;
-		m->reo_armed = false;
-		m->reo_clean = 0;
-	}
 	for (k = 0; k < (int)nacked; k++) {
 		off = (u32)(m->t.acked[k] - m->isn);
 		ASSERT_EQ(MRC_TX_ACKED, m->sh[off].state);
@@ -955,6 +1024,14 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 		mrc_rtt_sample(&m->rtt, sample);
 	while (m->una < m->nxt && m->sh[m->una].state == MRC_TX_ACKED)
 		m->sh[m->una++].state = MRC_TX_FREE;
+	/* once a round (what was sent when it grew is acknowledged) */
+	if (spur && m->reo_armed && m->una >= m->reo_end) {
+		if (m->reo_mult < MRC_REO_MULT_MAX)
+			m->reo_mult++;
+		m->reo_armed = false;
+		m->reo_clean = 0;
+		m->reo_end = m->nxt;
+	}
 }
 
 static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool timeout)
@@ -987,9 +1064,12 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 	ASSERT_EQ(n, got);
 	if (!timeout && n) {
 		m->reo_armed = true;
-		if (++m->reo_clean >= MRC_REO_PERSIST) {
-			m->reo_mult = 1;
-			m->reo_clean = 0;
+		if (m->una >= m->reo_end) {	/* losses in a new round */
+			m->reo_end = m->nxt;
+			if (++m->reo_clean >= MRC_REO_PERSIST) {
+				m->reo_mult = 1;
+				m->reo_clean = 0;
+			}
 		}
 	}
 	ASSERT_EQ(n, m->t.nlost);

@@ -49,6 +49,7 @@ void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
 	w->size = size;
 	w->rec = rec;
 	w->reo_mult = 1;
+	w->reo_seq = isn;
 }
 
 struct mrc_txrec *mrc_txwin_resize(struct mrc_txwin *w, struct mrc_txrec *rec,
@@ -183,6 +184,15 @@ static enum txw_where txw_where(const struct mrc_txwin *w, u32 psn)
 	return mrc_psn_before(psn, w->una) ? TXW_BEHIND : TXW_BEYOND;
 }
 
+/* Does ACK @a say that @psn arrived (below its cum, or a SACK bit)? */
+static bool txw_ack_covers(const struct mrc_ack_info *a, u32 psn)
+{
+	u32 k = psn - a->base;
+
+	return mrc_psn_before(psn, a->cum) ||
+	       (k < MRC_SACK_BITS && (a->bits[k / 64] >> (k % 64) & 1));
+}
+
 /* Apply the ACK's trigger: RTT sample and per-path delivery evidence. */
 static void txw_trigger(struct mrc_txwin *w, struct mrc_txpath *paths,
 			u32 npaths, const struct mrc_ack_info *a, u32 now_us,
@@ -198,15 +208,24 @@ static void txw_trigger(struct mrc_txwin *w, struct mrc_txpath *paths,
 	 */
 	if (r->tx_count != a->trig_tx || r->path >= npaths ||
 	    paths[r->path].ev != a->trig_ev) {
-		/* An earlier copy arrived after this one was sent. */
-		if (a->trig_tx < r->tx_count)
+		/*
+		 * An earlier copy arrived after this one was sent: an ACK
+		 * (a NACK's trigger did not arrive) that covers the PSN.
+		 */
+		if (a->trig_tx < r->tx_count && a->nack_reason == MRC_NACK_NONE &&
+		    txw_ack_covers(a, a->trig_psn))
 			res->spurious++;
 		return;
 	}
 	p = &paths[r->path];
 
+	/*
+	 * A sample only from a trigger this ACK acknowledges first (RFC
+	 * 9002 5.1): a later ACK naming it (a window update, a retry)
+	 * reports a hold the sample must not keep beyond max_ack_delay.
+	 */
 	elapsed = now_us - r->sent_us;
-	if ((s32)elapsed >= 0 && elapsed >= a->ack_delay_us) {
+	if (r->state != MRC_TX_ACKED && (s32)elapsed >= 0 && elapsed >= a->ack_delay_us) {
 		u32 s = elapsed - a->ack_delay_us;
 
 		res->rtt_us = s ? s : 1;
@@ -255,12 +274,19 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
 		memset(txw_rec(w, w->una), 0, sizeof(struct mrc_txrec));
 		w->una++;
 	}
-	/* Losses were declared too early: a longer reordering window. */
-	if (res->spurious && w->reo_armed) {
+	/* A round ended: @reo_seq follows @una until the next one starts. */
+	if (!mrc_psn_before(w->una, w->reo_seq))
+		w->reo_seq = w->una;
+	/*
+	 * Losses were declared too early: a longer reordering window, at
+	 * most once a round (until what was sent by now is acknowledged).
+	 */
+	if (res->spurious && w->reo_armed && w->reo_seq == w->una) {
 		if (w->reo_mult < MRC_REO_MULT_MAX)
 			w->reo_mult++;
 		w->reo_armed = false;
 		w->reo_clean = 0;
+		w->reo_seq = w->nxt;
 	}
 	return true;
 }
@@ -295,11 +321,15 @@ u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
 		if (lost)
 			lost(ctx, psn);
 	}
+	/* Losses in a new round: one more towards the window's reset. */
 	if (n) {
 		w->reo_armed = true;
-		if (++w->reo_clean >= MRC_REO_PERSIST) {
-			w->reo_mult = 1;
-			w->reo_clean = 0;
+		if (w->reo_seq == w->una) {
+			w->reo_seq = w->nxt;
+			if (++w->reo_clean >= MRC_REO_PERSIST) {
+				w->reo_mult = 1;
+				w->reo_clean = 0;
+			}
 		}
 	}
 	return n;

@@ -17,11 +17,12 @@
  * as RACK's (RFC 8985, 6.2.4): a PSN declared lost that arrives after
  * all, or an ACK triggered by an earlier transmission than the last,
  * shows the window was too short, and the next one is the caller's times
- * one more (at most MRC_REO_MULT_MAX, once per batch of declared losses;
- * not bounded by the RTT as RACK's is: under TCG a vCPU's backlog delays
- * a flow by more than an RTT, and the bound left every such loss);
- * MRC_REO_PERSIST batches of losses with none found spurious bring it
- * back to the caller's.  A timeout (RTO)
+ * one more (at most MRC_REO_MULT_MAX; once a round, a round ending when
+ * what was sent by its start is acknowledged, and only after losses were
+ * declared; not bounded by the RTT as RACK's is: under TCG a vCPU's
+ * backlog delays a flow by more than an RTT, and the bound left every
+ * such loss); losses declared in MRC_REO_PERSIST rounds with none found
+ * spurious bring it back to the caller's.  A timeout (RTO)
  * declares everything in flight lost.  Lost PSNs are retransmitted with the
  * same PSN (tx_count + 1), usually on another path.
  *
@@ -95,9 +96,11 @@ struct mrc_txpath {
  * @reo_mult: the reordering window is the caller's times this (1 to
  *	MRC_REO_MULT_MAX)
  * @reo_armed: losses were declared since @reo_mult last grew: spurious
- *	evidence may grow it (once per batch)
- * @reo_clean: batches of declared losses since @reo_mult last grew; at
+ *	evidence may grow it
+ * @reo_clean: rounds with declared losses since @reo_mult last grew; at
  *	MRC_REO_PERSIST it is 1 again
+ * @reo_seq: the round in progress ends when @una reaches it (@una
+ *	itself between rounds)
  * @rec: the ring, @size entries, record of psn at psn & (@size - 1)
  */
 struct mrc_txwin {
@@ -111,6 +114,7 @@ struct mrc_txwin {
 	u8 reo_mult;
 	bool reo_armed;
 	u8 reo_clean;
+	u32 reo_seq;
 	struct mrc_txrec *rec;
 };
 
@@ -119,11 +123,13 @@ struct mrc_txwin {
  * @acked_pkts: records newly ACKED
  * @acked_bytes: their @len summed
  * @rtt_us: RTT sample from the trigger (0: none; only when the trigger's
- *	record still describes the acknowledged transmission)
+ *	record still describes the acknowledged transmission and no earlier
+ *	ACK acknowledged it)
  * @trig_path: path index of the trigger's transmission, or -1
  * @spurious: evidence of losses declared too early: PSNs acknowledged
  *	while LOST (they arrived before their retransmission left), plus
- *	one if the trigger is an earlier transmission than the record's
+ *	one if the trigger of an ACK (not a NACK) that covers it is an
+ *	earlier transmission than the record's
  */
 struct mrc_ack_result {
 	u32 acked_pkts;
