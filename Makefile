@@ -102,7 +102,8 @@ check: setup
 check-debug: setup
 	@$(TOP)/tools/check.sh debug
 
-# check-debug with every selftest, sysfuzz 60 s (about 45 min).
+# check-debug with every selftest, sysfuzz 60 s (two VMs; the first runs
+# the tests check-debug leaves out: about 45 min).
 check-debug-full: setup
 	@$(TOP)/tools/check.sh debug-full
 
