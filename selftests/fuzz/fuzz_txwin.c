@@ -94,7 +94,8 @@ struct fz {
 	u8 reo_mult;		/* the adaptive reordering window */
 	bool reo_armed;
 	u8 reo_clean;
-	u64 reo_end;		/* offset: its round ends when una reaches it */
+	u64 grow_end;		/* offsets: the growth's round ends when una */
+	u64 loss_end;		/* reaches it; the counted losses' round */
 	struct mpath mp[NPATHS_MAX];
 
 	/* the running call's callbacks (none if quiet) */
@@ -192,7 +193,8 @@ FUZZ_NOCOV static void check_all(void)
 		   f.w.newest_acked_us, f.newest);
 	FUZZ_CHECK(f.w.reo_mult == f.reo_mult && f.w.reo_armed == f.reo_armed &&
 		   f.w.reo_clean == f.reo_clean &&
-		   f.w.reo_seq == psn_of(f.una >= f.reo_end ? f.una : f.reo_end),
+		   f.w.reo_grow_seq == psn_of(f.una >= f.grow_end ? f.una : f.grow_end) &&
+		   f.w.reo_loss_seq == psn_of(f.una >= f.loss_end ? f.una : f.loss_end),
 		   "op %llu: reo mult %u armed %d clean %u, model %u %d %u",
 		   (unsigned long long)f.ops, f.w.reo_mult, f.w.reo_armed, f.w.reo_clean,
 		   f.reo_mult, f.reo_armed, f.reo_clean);
@@ -587,12 +589,12 @@ static bool do_ack(const struct mrc_ack_info *a)
 	while (f.una < f.nxt && f.sh[f.una].state == MRC_TX_ACKED)
 		f.sh[f.una++].state = MRC_TX_FREE;
 	/* evidence grows the window once a round, after declared losses */
-	if (spur && f.reo_armed && f.una >= f.reo_end) {
+	if (spur && f.reo_armed && f.una >= f.grow_end) {
 		if (f.reo_mult < MRC_REO_MULT_MAX)
 			f.reo_mult++;
 		f.reo_armed = false;
 		f.reo_clean = 0;
-		f.reo_end = f.nxt;
+		f.grow_end = f.nxt;
 	}
 	return true;
 }
@@ -748,8 +750,8 @@ static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
 	/* A batch of losses arms the window's growth, and counts to its reset. */
 	if (kind == LOSS_DETECT && n) {
 		f.reo_armed = true;
-		if (f.una >= f.reo_end) {	/* losses in a new round */
-			f.reo_end = f.nxt;
+		if (f.una >= f.loss_end) {	/* losses in a new round */
+			f.loss_end = f.nxt;
 			if (++f.reo_clean >= MRC_REO_PERSIST) {
 				f.reo_mult = 1;
 				f.reo_clean = 0;

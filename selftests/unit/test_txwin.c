@@ -522,7 +522,8 @@ TEST(txwin_reo_evidence)
 	EXPECT_EQ(2, t.w.reo_mult);
 	EXPECT_FALSE(t.w.reo_armed);
 	EXPECT_EQ(p + 2, t.w.una);
-	EXPECT_EQ(p + 2, t.w.reo_seq);
+	EXPECT_EQ(p + 2, t.w.reo_grow_seq);
+	EXPECT_EQ(p + 2, t.w.reo_loss_seq);
 	check_counters(_metadata, &t);
 }
 
@@ -822,7 +823,7 @@ struct walk {
 	u32 newest;
 	u8 reo_mult, reo_clean;	/* the adaptive reordering window */
 	bool reo_armed;
-	u64 reo_end;		/* its round ends when una reaches it */
+	u64 grow_end, loss_end;	/* their rounds end when una reaches them */
 	struct mrc_rtt rtt;
 	u64 arrivals[SH_MAX];	/* off << 16 | tx_count << 8 | path */
 	u32 narrivals;
@@ -860,7 +861,10 @@ static void walk_compare(struct __test_metadata *_metadata, struct walk *m)
 	ASSERT_EQ(m->reo_mult, t->w.reo_mult);
 	ASSERT_EQ(m->reo_armed, t->w.reo_armed);
 	ASSERT_EQ(m->reo_clean, t->w.reo_clean);
-	ASSERT_EQ((u32)(m->isn + (m->una >= m->reo_end ? m->una : m->reo_end)), t->w.reo_seq);
+	ASSERT_EQ((u32)(m->isn + (m->una >= m->grow_end ? m->una : m->grow_end)),
+		  t->w.reo_grow_seq);
+	ASSERT_EQ((u32)(m->isn + (m->una >= m->loss_end ? m->una : m->loss_end)),
+		  t->w.reo_loss_seq);
 	check_counters(_metadata, t);
 }
 
@@ -1025,12 +1029,12 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 	while (m->una < m->nxt && m->sh[m->una].state == MRC_TX_ACKED)
 		m->sh[m->una++].state = MRC_TX_FREE;
 	/* once a round (what was sent when it grew is acknowledged) */
-	if (spur && m->reo_armed && m->una >= m->reo_end) {
+	if (spur && m->reo_armed && m->una >= m->grow_end) {
 		if (m->reo_mult < MRC_REO_MULT_MAX)
 			m->reo_mult++;
 		m->reo_armed = false;
 		m->reo_clean = 0;
-		m->reo_end = m->nxt;
+		m->grow_end = m->nxt;
 	}
 }
 
@@ -1064,8 +1068,8 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 	ASSERT_EQ(n, got);
 	if (!timeout && n) {
 		m->reo_armed = true;
-		if (m->una >= m->reo_end) {	/* losses in a new round */
-			m->reo_end = m->nxt;
+		if (m->una >= m->loss_end) {	/* losses in a new round */
+			m->loss_end = m->nxt;
 			if (++m->reo_clean >= MRC_REO_PERSIST) {
 				m->reo_mult = 1;
 				m->reo_clean = 0;

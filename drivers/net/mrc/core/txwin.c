@@ -49,7 +49,8 @@ void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
 	w->size = size;
 	w->rec = rec;
 	w->reo_mult = 1;
-	w->reo_seq = isn;
+	w->reo_grow_seq = isn;
+	w->reo_loss_seq = isn;
 }
 
 struct mrc_txrec *mrc_txwin_resize(struct mrc_txwin *w, struct mrc_txrec *rec,
@@ -274,19 +275,21 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
 		memset(txw_rec(w, w->una), 0, sizeof(struct mrc_txrec));
 		w->una++;
 	}
-	/* A round ended: @reo_seq follows @una until the next one starts. */
-	if (!mrc_psn_before(w->una, w->reo_seq))
-		w->reo_seq = w->una;
+	/* Rounds that ended: their marks follow @una until the next starts. */
+	if (!mrc_psn_before(w->una, w->reo_grow_seq))
+		w->reo_grow_seq = w->una;
+	if (!mrc_psn_before(w->una, w->reo_loss_seq))
+		w->reo_loss_seq = w->una;
 	/*
 	 * Losses were declared too early: a longer reordering window, at
 	 * most once a round (until what was sent by now is acknowledged).
 	 */
-	if (res->spurious && w->reo_armed && w->reo_seq == w->una) {
+	if (res->spurious && w->reo_armed && w->reo_grow_seq == w->una) {
 		if (w->reo_mult < MRC_REO_MULT_MAX)
 			w->reo_mult++;
 		w->reo_armed = false;
 		w->reo_clean = 0;
-		w->reo_seq = w->nxt;
+		w->reo_grow_seq = w->nxt;
 	}
 	return true;
 }
@@ -324,8 +327,8 @@ u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
 	/* Losses in a new round: one more towards the window's reset. */
 	if (n) {
 		w->reo_armed = true;
-		if (w->reo_seq == w->una) {
-			w->reo_seq = w->nxt;
+		if (w->reo_loss_seq == w->una) {
+			w->reo_loss_seq = w->nxt;
 			if (++w->reo_clean >= MRC_REO_PERSIST) {
 				w->reo_mult = 1;
 				w->reo_clean = 0;

@@ -99,8 +99,10 @@ struct mrc_txpath {
  *	evidence may grow it
  * @reo_clean: rounds with declared losses since @reo_mult last grew; at
  *	MRC_REO_PERSIST it is 1 again
- * @reo_seq: the round in progress ends when @una reaches it (@una
- *	itself between rounds)
+ * @reo_grow_seq: @reo_mult grows again once @una reaches it (the round
+ *	after the last growth; @una itself between rounds)
+ * @reo_loss_seq: the same for the rounds @reo_clean counts, which start
+ *	when losses are declared
  * @rec: the ring, @size entries, record of psn at psn & (@size - 1)
  */
 struct mrc_txwin {
@@ -114,7 +116,8 @@ struct mrc_txwin {
 	u8 reo_mult;
 	bool reo_armed;
 	u8 reo_clean;
-	u32 reo_seq;
+	u32 reo_grow_seq;
+	u32 reo_loss_seq;
 	struct mrc_txrec *rec;
 };
 
