@@ -1766,8 +1766,9 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
  *     an answer or a timer may take longer than the RTO, whose allowance
  *     for a held ACK is the 10 ms ack_pingpong_us is set to there; a
  *     hold beyond it counts as RTT since, so at most 4 RTOs in all, and
- *     each DATA packet beyond 40 is an RTO's); every ACK one end sent on DATA the
- *     other received on DATA, and each received every ACK sent to it;
+ *     each DATA packet beyond 40 is an RTO's); every ACK one end sent on
+ *     DATA the other received on DATA, and each received every ACK sent
+ *     to it;
  *     both ends sent ACKs on DATA, and fewer ACK packets than round trips
  *     in all (the debug kernel, whose answers take 5-10 ms, with
  *     ack_pingpong_us at its largest: fewer than 1.5 per round trip);

@@ -72,19 +72,27 @@ bg_vm() {
 	echo $? >"$dir.rc"
 }
 
-# two_vms NAME ARGS1 -- ARGS2: tools/vm/run with each at once, into
-# $out/vm and $out/vm-2; then their TAP, one after the other.  Each in a
-# process group of its own (set -m), which an interrupted run kills.
+# two_vms NAME LIST1 LIST2 ARGS...: tools/vm/run ARGS --tests LIST1 and
+# the same with LIST2, at once, into $out/vm and $out/vm-2; then their
+# TAP, one after the other.  Each in a process group of its own (set -m),
+# which an interrupted run kills.  An empty list (tools/vm/run would run
+# every test) fails.
 two_vms() {
-	local name=$1 a1=() p1 p2
+	local name=$1 list1=$2 list2=$3 p1 p2
 
-	shift
-	while [ "$1" != -- ]; do a1+=("$1"); shift; done
-	shift
+	shift 3
+	if [ -z "$list1" ] || [ -z "$list2" ]; then
+		n=$((n + 1))
+		echo "not ok $n vm: selftests/Makefile gave an empty list of tests" | tee -a "$tap"
+		return 1
+	fi
+	echo "# two VMs at once: $out/vm ($list1), $out/vm-2 ($list2)" | tee -a "$tap"
 	set -m
-	bg_vm "$out/vm" "${a1[@]}" &
+	# shellcheck disable=SC2086 # the lists are words
+	bg_vm "$out/vm" "$@" --tests $list1 &
 	p1=$!
-	bg_vm "$out/vm-2" "$@" &
+	# shellcheck disable=SC2086
+	bg_vm "$out/vm-2" "$@" --tests $list2 &
 	p2=$!
 	set +m
 	# shellcheck disable=SC2064 # the pids, now
@@ -93,15 +101,6 @@ two_vms() {
 	trap - INT TERM
 	tap_stage "vm: $name" "" replay "$out/vm.tap"
 	tap_stage "vm-2: $name" "vm-2: " replay "$out/vm-2.tap"
-}
-
-# lists_ok L1 L2: both lists of tests are non-empty (an empty one would
-# make tools/vm/run --tests run every test)
-lists_ok() {
-	[ -n "$1" ] && [ -n "$2" ] && return 0
-	n=$((n + 1))
-	echo "not ok $n vm: selftests/Makefile gave an empty list of tests" | tee -a "$tap"
-	return 1
 }
 
 # replay FILE: print what bg_vm saved; exit with its status.
@@ -176,16 +175,9 @@ debug|debug-full)
 				"$out/build-warnings.log" no_warnings "$out/build.log"
 			# KASAN and lockdep under TCG: the suite takes ~50 min in
 			# one VM; two VMs at once, each about half of it
-			ko=$(make -s -C "$top" print-debug-ko)
-			echo "# two debug VMs at once: $out/vm ($list1)," \
-				"$out/vm-2 ($list2)" | tee -a "$tap"
-			# shellcheck disable=SC2086 # the lists are words
-			lists_ok "$list1" "$list2" &&
-				two_vms "tools/vm/run --kernel debug --tests" \
-					--kernel debug --kmemleak --timeout 4500 --module "$ko" \
-					"${env[@]}" --tests $list1 -- \
-					--kernel debug --kmemleak --timeout 4500 --module "$ko" \
-					"${env[@]}" --tests $list2
+			two_vms "tools/vm/run --kernel debug --tests" "$list1" "$list2" \
+				--kernel debug --kmemleak --timeout 4500 \
+				--module "$(make -s -C "$top" print-debug-ko)" "${env[@]}"
 		else
 			n=$((n + 1)); echo "not ok $n vm: selftests not run, the module did not build" | tee -a "$tap"
 		fi
