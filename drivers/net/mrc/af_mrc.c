@@ -1175,32 +1175,12 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	if (ms->txrec && mrc_psn_after(ms->rwnd_psn, ms->txw.nxt))
 		info->window = ms->rwnd_psn - ms->txw.nxt;
 	info->snd_queue = ms->send_segs;
-	info->tx_msgs = ms->stats.tx_msgs;
-	info->tx_bytes = ms->stats.tx_bytes;
-	info->tx_pkts = ms->stats.tx_pkts;
-	info->retrans = ms->stats.retrans;
-	info->rto = ms->stats.rto;
-	info->rx_msgs = ms->stats.rx_msgs;
-	info->rx_bytes = ms->stats.rx_bytes;
-	info->rx_pkts = ms->stats.rx_pkts;
-	info->rx_dups = ms->stats.rx_dups;
-	info->acks_tx = ms->stats.acks_tx;
-	info->acks_rx = ms->stats.acks_rx;
-	info->ce_rx = ms->stats.ce_rx;
+	mrc_conn_stats_info(&ms->stats, info);
 	info->rmem_alloc = atomic_read(&ms->sk.sk_rmem_alloc);
 	info->rmem_limit = ms->seg_size ? mrc_input_limit(ms) : 0;
 	info->max_msg = ms->max_msg;
-	info->tx_bursts = ms->stats.tx_bursts;
-	info->tx_burst_pkts = ms->stats.tx_burst_pkts;
-	info->tx_chunks = ms->stats.tx_chunks;
-	info->tx_chunk_segs = ms->stats.tx_chunk_segs;
-	info->tx_chunk_alone = ms->stats.tx_chunk_alone;
-	info->acks_piggy_tx = ms->stats.acks_piggy_tx;
-	info->acks_piggy_rx = ms->stats.acks_piggy_rx;
 	BUILD_BUG_ON(MRC_CONN_CAPS_ACK_DATA != MRC_F_REQ_ACK_DATA);
 	info->caps = ms->caps;
-	info->rx_bursts = ms->stats.rx_bursts;
-	info->rx_burst_pkts = ms->stats.rx_burst_pkts;
 	mrc_conn_spin_unlock(ms);
 	/* sk_uid: what routing sees, and what a TCP child inherits. */
 	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, ms->sk.sk_uid);

@@ -32,59 +32,6 @@ bool netif_is_mrc(const struct net_device *dev)
 }
 
 /**
- * mrc_stats_fold() - sum per-CPU counters
- * @pcpu: per-CPU counters of a device or rail
- * @st: the sum
- */
-void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
-		    struct mrc_stats *st)
-{
-	unsigned int i;
-	int cpu;
-	u64 v;
-
-	memset(st, 0, sizeof(*st));
-	for_each_possible_cpu(cpu) {
-		const struct mrc_pcpu_stats *s = per_cpu_ptr(pcpu, cpu);
-		struct mrc_stats c;
-		unsigned int start;
-
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			c.tx_packets = u64_stats_read(&s->tx_packets);
-			c.tx_bytes = u64_stats_read(&s->tx_bytes);
-			c.rx_packets = u64_stats_read(&s->rx_packets);
-			c.rx_bytes = u64_stats_read(&s->rx_bytes);
-			c.tx_dropped = u64_stats_read(&s->tx_dropped);
-			c.rx_dropped = u64_stats_read(&s->rx_dropped);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		st->tx_packets += c.tx_packets;
-		st->tx_bytes += c.tx_bytes;
-		st->rx_packets += c.rx_packets;
-		st->rx_bytes += c.rx_bytes;
-		st->tx_dropped += c.tx_dropped;
-		st->rx_dropped += c.rx_dropped;
-		for (i = 0; i < __MRC_DROP_MAX; i++) {
-			do {
-				start = u64_stats_fetch_begin(&s->syncp);
-				v = u64_stats_read(&s->drops[i]);
-			} while (u64_stats_fetch_retry(&s->syncp, start));
-			st->drops[i] += v;
-		}
-	}
-}
-
-/**
- * mrc_dev_get_stats() - counters of a device (all rails together)
- * @mdev: the device
- * @st: filled with the counters
- */
-void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st)
-{
-	mrc_stats_fold(mdev->stats, st);
-}
-
-/**
  * mrc_dev_update_carrier() - carrier on iff at least one rail is usable
  * @mdev: the device
  *
@@ -337,7 +284,6 @@ int mrc_dev_set_spray(struct mrc_dev *mdev, const char *name,
 static int mrc_ndo_init(struct net_device *dev)
 {
 	struct mrc_dev *mdev = netdev_priv(dev);
-	int cpu;
 
 	INIT_LIST_HEAD(&mdev->list);
 	INIT_LIST_HEAD(&mdev->conns);
@@ -347,11 +293,9 @@ static int mrc_ndo_init(struct net_device *dev)
 	atomic_long_set(&mdev->rmem_full, 0);
 	/* the first second begins with the first stray */
 	atomic64_set(&mdev->reset_rl, (u64)(u32)(jiffies - HZ) << 32);
-	mdev->stats = alloc_percpu(struct mrc_pcpu_stats);
+	mdev->stats = mrc_stats_alloc(0);
 	if (!mdev->stats)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(mdev->stats, cpu)->syncp);
 	return 0;
 }
 
@@ -402,12 +346,8 @@ static netdev_tx_t mrc_ndo_start_xmit(struct sk_buff *skb,
 				      struct net_device *dev)
 {
 	struct mrc_dev *mdev = netdev_priv(dev);
-	struct mrc_pcpu_stats *s;
 
-	s = this_cpu_ptr(mdev->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_dropped);
-	u64_stats_update_end(&s->syncp);
+	mrc_stats_tx_drop(mdev, NULL);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }

@@ -655,7 +655,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 
 	lis = mrc_listener_lookup(dev_net(mdev->dev), mdev, port, daddr);
 	if (!lis) {
-		mrc_count_drop(mdev, rail, MRC_DROP_NO_LISTENER);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_LISTENER);
 		mrc_reset_reply(mdev, rail, pkt, saddr, MRC_RESET_NO_LISTENER);
 		return;
 	}
@@ -671,12 +671,12 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 
 	if (atomic_read(&mdev->half_open) >= MRC_HALF_OPEN_MAX ||
 	    mrc_listener_full(lis)) {
-		mrc_count_drop(mdev, rail, MRC_DROP_BACKLOG);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BACKLOG);
 		goto out;
 	}
 	child = mrc_child_alloc(lis);
 	if (!child) {
-		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_BUFFER);
 		goto out;
 	}
 	child->peer.smrc_family = mrc_params.family;
@@ -693,7 +693,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->udp_port = READ_ONCE(mdev->udp_port);
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	if (mrc_fill_lrails(child, mdev, mrc_addr_family(saddr), &payload)) {
-		mrc_count_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_BUFFER);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
@@ -707,7 +707,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		child->lrail[plane].addr = *daddr;
 	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt, mdev) ||
 	    !mrc_lrail(child, plane)->family || !mrc_prail(child, plane)->family) {
-		mrc_count_drop(mdev, rail, MRC_DROP_BAD_FIELD);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BAD_FIELD);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
@@ -723,7 +723,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	mrc_conn_lock(child, &xq);
 	if (!mrc_conn_set_dev(child, mdev)) {
 		mrc_conn_unlock(child, &xq);
-		mrc_count_drop(mdev, rail, MRC_DROP_STATE);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_STATE);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
@@ -733,7 +733,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	mrc_conn_hash(child);
 	if (!mrc_listener_add_half_open(lis, child)) {
 		/* The listener closed meanwhile: the client hears a RESET. */
-		mrc_count_drop(mdev, rail, MRC_DROP_NO_LISTENER);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_LISTENER);
 		mrc_conn_abort(child, 0, true, &xq);
 	} else {
 		mrc_send_accept(child, &xq);
@@ -770,12 +770,12 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		return false;
 	}
 	if (ms->state != MRC_ST_REQ_SENT) {
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_STATE);
+		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_STATE);
 		return true;
 	}
 	/* An ACCEPT keeps capabilities of our REQ's, never adds one. */
 	if (pkt->flags & ~ms->caps_offer) {
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
+		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
 		return true;
 	}
 	mrc_handshake_set_caps(ms, pkt->flags);
@@ -785,7 +785,7 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		 * tell the half-open child (raw, to the address connect()
 		 * named) so it does not wait for us.
 		 */
-		mrc_count_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
+		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
 		WRITE_ONCE(ms->peer_id, pkt->src_conn);
 		mrc_conn_abort(ms, EPROTO, true, xq);
 		return true;

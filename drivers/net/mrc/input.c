@@ -968,7 +968,7 @@ static bool mrc_input_close(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 static void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
 			   bool *dropped, enum mrc_drop_reason reason)
 {
-	mrc_count_drop(ms->mdev, rail, reason);
+	mrc_stats_rx_drop(ms->mdev, rail, reason);
 	*dropped = true;
 }
 

@@ -4,8 +4,8 @@
  *
  * Reading order: main.c (module init/exit), netns.c (per-namespace
  * state), device.c (the "mrc" netdevice), rail.c (lower devices = rails),
- * netlink.c (generic netlink family "mrc"), sysfs.c, af_mrc.c (the
- * AF_MRC socket family).
+ * netlink.c (generic netlink family "mrc"), sysfs.c, stats.c (what is
+ * counted, and where), af_mrc.c (the AF_MRC socket family).
  *
  * Locking strategy
  * ================
@@ -17,7 +17,8 @@
  *   a rail is unpublished with RCU_INIT_POINTER() and freed after a grace
  *   period (call_rcu), together with its per-CPU counters.
  * - Counters are per-CPU (u64_stats_sync), written locklessly by the CPU
- *   that owns them and summed by readers (sysfs, netlink, ndo_get_stats64).
+ *   that owns them and summed by readers (sysfs, netlink, ndo_get_stats64);
+ *   stats.c has all of them.
  * - Socket binding uses the per-netns port table's spinlock (af_mrc.c).
  * - Notifications are built from RCU-safe reads and sent with GFP_ATOMIC
  *   where the caller may be atomic (IPv6 address notifier).
@@ -38,6 +39,7 @@
 #include <uapi/linux/mrc.h>
 
 #include "compat.h"
+#include "stats.h"
 #include "version.h"
 #include "core/wire.h"
 
@@ -74,62 +76,6 @@ extern struct mrc_module_params mrc_params;
 
 /* Default of the max-msg-size tunable of a new device (1 MiB). */
 #define MRC_MAX_MSG_SIZE_DEFAULT	SZ_1M
-
-/**
- * struct mrc_stats - traffic counters (a snapshot, or one CPU's share)
- * @tx_packets: mrc packets handed to a rail for transmission
- * @tx_bytes: bytes of those packets
- * @rx_packets: mrc packets received from a rail
- * @rx_bytes: bytes of those packets
- * @tx_dropped: packets mrc could not transmit
- * @rx_dropped: received packets mrc dropped
- * @drops: the same, by enum mrc_drop_reason
- */
-struct mrc_stats {
-	u64 tx_packets;
-	u64 tx_bytes;
-	u64 rx_packets;
-	u64 rx_bytes;
-	u64 tx_dropped;
-	u64 rx_dropped;
-	u64 drops[__MRC_DROP_MAX];
-};
-
-/**
- * struct mrc_pcpu_stats - one CPU's counters of a device or rail
- * @syncp: makes 64-bit reads consistent on 32-bit hosts
- * @tx_packets: see struct mrc_stats
- * @tx_bytes: see struct mrc_stats
- * @rx_packets: see struct mrc_stats
- * @rx_bytes: see struct mrc_stats
- * @tx_dropped: see struct mrc_stats
- * @rx_dropped: see struct mrc_stats
- * @drops: received packets dropped, by enum mrc_drop_reason
- * @queue: per hardware queue packets and bytes (rails only): first
- *	2 * num_rx_queues entries for RX, then 2 * num_tx_queues for TX
- *
- * Written only by the owning CPU (with BH disabled); read by anyone.
- */
-struct mrc_pcpu_stats {
-	struct u64_stats_sync syncp;
-	u64_stats_t tx_packets;
-	u64_stats_t tx_bytes;
-	u64_stats_t rx_packets;
-	u64_stats_t rx_bytes;
-	u64_stats_t tx_dropped;
-	u64_stats_t rx_dropped;
-	u64_stats_t drops[__MRC_DROP_MAX];
-	u64_stats_t queue[];
-};
-
-/*
- * Queues (RX + TX) a rail may have: their counters share one per-CPU
- * block, which the percpu allocator caps at PCPU_MIN_UNIT_SIZE (32 KiB;
- * beyond, it WARNs and fails): 2034 on 64-bit.
- */
-#define MRC_RAIL_MAX_QUEUES \
-	((PCPU_MIN_UNIT_SIZE - sizeof(struct mrc_pcpu_stats)) / \
-	 (2 * sizeof(u64_stats_t)))
 
 struct mrc_dev;
 struct mrc_udp_port;
@@ -195,7 +141,7 @@ struct mrc_rail {
  * @evs_per_plane: paths per plane of new connections; RTNL, READ_ONCE()
  * @spray: path choice policy of new connections; RTNL, READ_ONCE()
  * @ev_trans: path state changes of the device's connections, by new state
- *	(enum mrc_ev_state), then replacements at __MRC_EV_STATE_MAX
+ *	(enum mrc_ev_state), then replacements (MRC_STATS_EV_REPLACED)
  * @reset_rl: bounds RESET replies to packets of no connection (a flood of
  *	strays must not become a flood of replies): the jiffies (low 32 bits)
  *	that began the current second in the high half, the replies allowed
@@ -218,7 +164,7 @@ struct mrc_dev {
 	atomic_t half_open;
 	u32 evs_per_plane;
 	const struct mrc_spray_ops *spray;
-	atomic64_t ev_trans[5];
+	atomic64_t ev_trans[MRC_STATS_EV_REPLACED + 1];
 	atomic64_t reset_rl;
 };
 
@@ -350,7 +296,6 @@ extern struct rtnl_link_ops mrc_link_ops;
 bool netif_is_mrc(const struct net_device *dev);
 struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 				     struct netlink_ext_ack *extack);
-void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st);
 void mrc_dev_update_carrier(struct mrc_dev *mdev);
 int mrc_dev_configure(struct mrc_dev *mdev, const struct mrc_dev_config *cfg,
 		      struct netlink_ext_ack *extack, int *bad);
@@ -375,9 +320,6 @@ struct mrc_rail *mrc_rail_from_dev_rcu(const struct net_device *lower);
 int mrc_rail_set_plane(struct mrc_rail *rail, u32 plane,
 		       struct netlink_ext_ack *extack);
 void mrc_rail_set_admin_state(struct mrc_rail *rail, u32 state);
-void mrc_rail_get_stats(const struct mrc_rail *rail, struct mrc_stats *st);
-void mrc_rail_get_queue_stats(const struct mrc_rail *rail, bool tx, u32 q,
-			      u64 *packets, u64 *bytes);
 int mrc_rail_init(void);
 void mrc_rail_exit(void);
 
@@ -396,9 +338,5 @@ extern const struct kobj_type mrc_rail_ktype;
 /* af_mrc.c */
 int mrc_af_init(void);
 void mrc_af_exit(void);
-
-/* Shared helper: sum per-CPU counters into a snapshot. */
-void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
-		    struct mrc_stats *st);
 
 #endif /* _MRC_H */

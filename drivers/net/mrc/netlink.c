@@ -520,19 +520,19 @@ static int mrc_nl_fill_dev(struct sk_buff *skb, const struct mrc_dev *mdev,
 	nest = nla_nest_start(skb, MRC_A_DEV_EV_TRANSITIONS);
 	if (!nest ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_GOOD,
-			      atomic64_read(&mdev->ev_trans[MRC_EV_GOOD]),
+			      mrc_stats_ev_read(mdev, MRC_EV_GOOD),
 			      MRC_A_EV_TRANSITIONS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_SKIP,
-			      atomic64_read(&mdev->ev_trans[MRC_EV_SKIP]),
+			      mrc_stats_ev_read(mdev, MRC_EV_SKIP),
 			      MRC_A_EV_TRANSITIONS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_BAD,
-			      atomic64_read(&mdev->ev_trans[MRC_EV_ASSUMED_BAD]),
+			      mrc_stats_ev_read(mdev, MRC_EV_ASSUMED_BAD),
 			      MRC_A_EV_TRANSITIONS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_TO_DENIED,
-			      atomic64_read(&mdev->ev_trans[MRC_EV_DENIED]),
+			      mrc_stats_ev_read(mdev, MRC_EV_DENIED),
 			      MRC_A_EV_TRANSITIONS_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_A_EV_TRANSITIONS_REPLACED,
-			      atomic64_read(&mdev->ev_trans[__MRC_EV_STATE_MAX]),
+			      mrc_stats_ev_read(mdev, MRC_STATS_EV_REPLACED),
 			      MRC_A_EV_TRANSITIONS_PAD))
 		goto cancel;
 	nla_nest_end(skb, nest);

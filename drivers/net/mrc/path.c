@@ -385,7 +385,7 @@ void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state)
 	lockdep_assert_held(&ms->lock);
 	trace_mrc_ev_state(ms->id, path, e->ev, e->plane, old_state, e->state);
 	if (ms->mdev)
-		atomic64_inc(&ms->mdev->ev_trans[e->state]);
+		mrc_stats_ev(ms->mdev, e->state);
 	ms->path_dirty = true;
 	/* The timer sends the notification and follows the new state. */
 	mrc_path_timer_at(ms, ms->path_ntf_at);
@@ -541,7 +541,7 @@ static void mrc_path_replace(struct mrc_sock *ms, u32 path)
 	ms->txpaths[path].ev = e->ev;
 	trace_mrc_ev_replace(ms->id, path, e->plane, old_ev, e->ev);
 	if (ms->mdev)
-		atomic64_inc(&ms->mdev->ev_trans[__MRC_EV_STATE_MAX]);
+		mrc_stats_ev(ms->mdev, MRC_STATS_EV_REPLACED);
 	if (old != e->state)
 		mrc_path_changed(ms, path, old);
 }

@@ -129,7 +129,7 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 	unsigned int nq = lower->num_rx_queues + lower->num_tx_queues;
 	struct net_device *upper;
 	struct mrc_rail *rail, *other;
-	int cpu, err;
+	int err;
 
 	ASSERT_RTNL();
 	if (netif_is_mrc(lower)) {
@@ -186,14 +186,11 @@ int mrc_rail_attach(struct mrc_dev *mdev, struct net_device *lower,
 	rail = kzalloc(sizeof(*rail), GFP_KERNEL);
 	if (!rail)
 		goto err_nomem;
-	rail->stats = __alloc_percpu(struct_size(rail->stats, queue, 2 * nq),
-				     __alignof__(struct mrc_pcpu_stats));
+	rail->stats = mrc_stats_alloc(nq);
 	if (!rail->stats) {
 		kfree(rail);
 		goto err_nomem;
 	}
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(rail->stats, cpu)->syncp);
 	rail->mdev = mdev;
 	rail->dev = lower;
 	rail->plane = plane;
@@ -324,47 +321,6 @@ void mrc_rail_set_admin_state(struct mrc_rail *rail, u32 state)
 	ASSERT_RTNL();
 	WRITE_ONCE(rail->admin_state, state);
 	mrc_rail_update_state(rail, false);
-}
-
-/**
- * mrc_rail_get_stats() - counters of a rail
- * @rail: the rail
- * @st: filled with the counters
- */
-void mrc_rail_get_stats(const struct mrc_rail *rail, struct mrc_stats *st)
-{
-	mrc_stats_fold(rail->stats, st);
-}
-
-/**
- * mrc_rail_get_queue_stats() - counters of one hardware queue of a rail
- * @rail: the rail
- * @tx: TX queue (true) or RX queue (false)
- * @q: queue index, below @rail->num_tx_queues or @rail->num_rx_queues
- * @packets: filled with the packet count
- * @bytes: filled with the byte count
- */
-void mrc_rail_get_queue_stats(const struct mrc_rail *rail, bool tx, u32 q,
-			      u64 *packets, u64 *bytes)
-{
-	unsigned int idx = 2 * (tx ? rail->num_rx_queues + q : q);
-	int cpu;
-
-	*packets = 0;
-	*bytes = 0;
-	for_each_possible_cpu(cpu) {
-		const struct mrc_pcpu_stats *s = per_cpu_ptr(rail->stats, cpu);
-		unsigned int start;
-		u64 p, b;
-
-		do {
-			start = u64_stats_fetch_begin(&s->syncp);
-			p = u64_stats_read(&s->queue[idx]);
-			b = u64_stats_read(&s->queue[idx + 1]);
-		} while (u64_stats_fetch_retry(&s->syncp, start));
-		*packets += p;
-		*bytes += b;
-	}
 }
 
 /* ---- MTU: what the connections need ------------------------------------ */

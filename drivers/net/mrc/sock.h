@@ -51,7 +51,7 @@
  * (segments, PSNs, paths) -> path.c -> xmit.c (route per rail, UDP) ->
  * udp.c (receive) -> input.c (DATA placement, ACKs) -> af_mrc.c (recvmsg).
  * conn.c holds the connection table, timers and teardown; handshake.c
- * the REQ/ACCEPT exchange.
+ * the REQ/ACCEPT exchange; stats.c every counter along the way.
  */
 #ifndef _MRC_SOCK_H
 #define _MRC_SOCK_H
@@ -139,56 +139,6 @@ struct mrc_plane {
 struct mrc_endpoint_rail {
 	u8 family;
 	struct in6_addr addr;
-};
-
-/**
- * struct mrc_conn_stats - counters of one connection (conn lock)
- * @tx_msgs: messages queued by sendmsg
- * @tx_bytes: their bytes
- * @tx_pkts: DATA/CLOSE packets sent, retransmissions included
- * @tx_bursts: skbs of two or more of those packets (UDP GSO, output.c)
- * @tx_burst_pkts: the packets they carried
- * @tx_chunks: skbs sendmsg queued with two or more segments (output.c)
- * @tx_chunk_segs: the segments they held
- * @tx_chunk_alone: transmissions of one of those segments in an skb of
- *	its own (retransmissions, and first transmissions that could not
- *	join a burst: an allocation an fclone's twin saves)
- * @rx_bursts: UDP GSO skbs received whole (udp.c)
- * @rx_burst_pkts: the packets they carried
- * @retrans: retransmissions
- * @rto: retransmission timeouts
- * @rx_msgs: messages complete in order (readable by recvmsg)
- * @rx_bytes: their bytes
- * @rx_pkts: DATA/CLOSE packets accepted
- * @rx_dups: duplicate DATA packets (acknowledged, not stored)
- * @acks_tx: ACKs sent
- * @acks_rx: ACKs received
- * @acks_piggy_tx: ACKs sent on DATA (MRC_F_DATA_ACK), not in @acks_tx
- * @acks_piggy_rx: ACKs received on DATA, not in @acks_rx
- * @ce_rx: CE-marked packets received
- */
-struct mrc_conn_stats {
-	u64 tx_msgs;
-	u64 tx_bytes;
-	u64 tx_pkts;
-	u64 tx_bursts;
-	u64 tx_burst_pkts;
-	u64 tx_chunks;
-	u64 tx_chunk_segs;
-	u64 tx_chunk_alone;
-	u64 rx_bursts;
-	u64 rx_burst_pkts;
-	u64 retrans;
-	u64 rto;
-	u64 rx_msgs;
-	u64 rx_bytes;
-	u64 rx_pkts;
-	u64 rx_dups;
-	u64 acks_tx;
-	u64 acks_rx;
-	u64 acks_piggy_tx;
-	u64 acks_piggy_rx;
-	u64 ce_rx;
 };
 
 /**
@@ -727,8 +677,6 @@ void mrc_nl_notify_paths(struct mrc_sock *ms);
 struct mrc_udp_port *mrc_udp_port_get(struct net *net, u16 port,
 				      struct netlink_ext_ack *extack);
 void mrc_udp_port_put(struct net *net, struct mrc_udp_port *up);
-void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
-		    enum mrc_drop_reason reason);
 bool mrc_udp_unicast_source(struct net *net, const struct net_device *dev,
 			    const struct in6_addr *saddr);
 

@@ -183,15 +183,15 @@ static ssize_t mrc_ev_trans_show(struct device *d, struct device_attribute *attr
 		[MRC_EV_SKIP] = &dev_attr_ev_to_skip,
 		[MRC_EV_ASSUMED_BAD] = &dev_attr_ev_to_bad,
 		[MRC_EV_DENIED] = &dev_attr_ev_to_denied,
-		[__MRC_EV_STATE_MAX] = &dev_attr_ev_replaced,
+		[MRC_STATS_EV_REPLACED] = &dev_attr_ev_replaced,
 	};
 	struct mrc_dev *mdev = mrc_sysfs_dev(d);
 	u32 i;
 
 	for (i = 0; i < ARRAY_SIZE(which); i++)
 		if (attr == which[i])
-			return sysfs_emit(buf, "%lld\n",
-					  atomic64_read(&mdev->ev_trans[i]));
+			return sysfs_emit(buf, "%llu\n",
+					  mrc_stats_ev_read(mdev, i));
 	return -EINVAL;
 }
 

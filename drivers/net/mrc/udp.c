@@ -71,61 +71,6 @@ MRC_PARAM_UINT_RANGE(rx_burst, rx_burst, MRC_RX_DIRECT, MRC_RX_AUTO);
 MODULE_PARM_DESC(rx_burst,
 		 "Take a peer's UDP GSO burst whole (0: never, every packet to the encap_rcv hook and bursts cut by UDP; 1: always, every packet through the socket's queue; 2: queue while bursts come)");
 
-/**
- * mrc_count_drop() - count a dropped received packet
- * @mdev: the device (may be NULL: counted nowhere but its reason)
- * @rail: the rail it arrived on (may be NULL)
- * @reason: why
- *
- * Context: BH disabled.
- */
-void mrc_count_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
-		    enum mrc_drop_reason reason)
-{
-	struct mrc_pcpu_stats *s;
-
-	if (reason >= __MRC_DROP_MAX)
-		reason = MRC_DROP_BAD_FIELD;
-	if (mdev) {
-		s = this_cpu_ptr(mdev->stats);
-		u64_stats_update_begin(&s->syncp);
-		u64_stats_inc(&s->rx_dropped);
-		u64_stats_inc(&s->drops[reason]);
-		u64_stats_update_end(&s->syncp);
-	}
-	if (rail) {
-		s = this_cpu_ptr(rail->stats);
-		u64_stats_update_begin(&s->syncp);
-		u64_stats_inc(&s->rx_dropped);
-		u64_stats_inc(&s->drops[reason]);
-		u64_stats_update_end(&s->syncp);
-	}
-}
-
-/* Count @pkts received packets on their device, rail and RX queue. */
-static void mrc_count_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
-			 const struct sk_buff *skb, u32 pkts, unsigned int len)
-{
-	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
-	u32 q;
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(&s->rx_packets, pkts);
-	u64_stats_add(&s->rx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-
-	q = skb_rx_queue_recorded(skb) ? skb_get_rx_queue(skb) : 0;
-	if (q >= rail->num_rx_queues)
-		q = 0;
-	s = this_cpu_ptr(rail->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(&s->rx_packets, pkts);
-	u64_stats_add(&s->rx_bytes, len);
-	u64_stats_add(&s->queue[2 * q], pkts);
-	u64_stats_add(&s->queue[2 * q + 1], len);
-	u64_stats_update_end(&s->syncp);
-}
-
 /* The rail a packet came in on: skb->dev below an mrc device. RCU. */
 static struct mrc_rail *mrc_udp_rail(const struct sk_buff *skb)
 {
@@ -361,14 +306,14 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	u8 dsfield;
 	u32 now;
 
-	mrc_count_rx(mdev, rail, skb, n, len + n * sizeof(struct udphdr));
+	mrc_stats_rx(mdev, rail, skb, n, len + n * sizeof(struct udphdr));
 	mrc_udp_addrs(skb, &saddr, &daddr, &dsfield);
 	ce = INET_ECN_is_ce(dsfield);
 	ms = mrc_udp_conn(net, mdev, rail, plane, first, &saddr, &why);
 	if (!ms) {
 		/* Each segment counts, as each packet would. */
 		for (pos = 0; pos < n; pos++)
-			mrc_count_drop(mdev, rail, why);
+			mrc_stats_rx_drop(mdev, rail, why);
 		kfree_skb(skb);
 		return false;
 	}
@@ -384,7 +329,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 		/* it parsed in mrc_udp_burst_uniform(): it parses again */
 		why = mrc_udp_burst_parse(skb, off, min(gso, len - pos), &pkt);
 		if (why) {
-			mrc_count_drop(mdev, rail, why);
+			mrc_stats_rx_drop(mdev, rail, why);
 			continue;
 		}
 		if (!mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len, &pkt,
@@ -469,7 +414,7 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 		return whole;
 	}
 	len = skb->len - sizeof(struct udphdr);
-	mrc_count_rx(mdev, rail, skb, 1, skb->len);
+	mrc_stats_rx(mdev, rail, skb, 1, skb->len);
 	/*
 	 * Only the headers are made linear (a DATA segment's payload stays
 	 * in the frags it came in), and parsing reads no further.  Both
@@ -525,7 +470,7 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	return false;
 
 drop:
-	mrc_count_drop(mdev, rail, reason);
+	mrc_stats_rx_drop(mdev, rail, reason);
 free:
 	rcu_read_unlock();
 	kfree_skb(skb);
@@ -618,7 +563,7 @@ static void mrc_udp_csum_error(struct sock *sk, struct sk_buff *skb)
 	}
 	atomic_inc(&sk->sk_drops);
 	rail = mrc_udp_rail(skb);
-	mrc_count_drop(rail ? rail->mdev : NULL, rail, MRC_DROP_CSUM);
+	mrc_stats_rx_drop(rail ? rail->mdev : NULL, rail, MRC_DROP_CSUM);
 	kfree_skb_reason(skb, SKB_DROP_REASON_UDP_CSUM);
 }
 

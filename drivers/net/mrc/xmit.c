@@ -166,40 +166,6 @@ void mrc_xmit_prepare(struct mrc_sock *ms, struct sk_buff *skb, u8 plane,
 	cb->ect = type == MRC_PKT_DATA || type == MRC_PKT_CLOSE;
 }
 
-/* @pkts packets of @len bytes in all (a burst is several). */
-static void mrc_count_tx(struct mrc_dev *mdev, struct mrc_rail *rail,
-			 u32 q, u32 pkts, unsigned int len)
-{
-	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(&s->tx_packets, pkts);
-	u64_stats_add(&s->tx_bytes, len);
-	u64_stats_update_end(&s->syncp);
-	s = this_cpu_ptr(rail->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_add(&s->tx_packets, pkts);
-	u64_stats_add(&s->tx_bytes, len);
-	u64_stats_add(&s->queue[2 * (rail->num_rx_queues + q)], pkts);
-	u64_stats_add(&s->queue[2 * (rail->num_rx_queues + q) + 1], len);
-	u64_stats_update_end(&s->syncp);
-}
-
-static void mrc_count_tx_drop(struct mrc_dev *mdev, struct mrc_rail *rail)
-{
-	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
-
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_dropped);
-	u64_stats_update_end(&s->syncp);
-	if (!rail)
-		return;
-	s = this_cpu_ptr(rail->stats);
-	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->tx_dropped);
-	u64_stats_update_end(&s->syncp);
-}
-
 static int mrc_xmit4(struct net *net, struct mrc_rail *rail, struct sock *usk,
 		     struct dst_cache *cache, const struct mrc_xmit_cb *cb,
 		     struct sk_buff *skb, __be16 sport)
@@ -344,7 +310,7 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 	int err;
 
 	if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP || !up) {
-		mrc_count_tx_drop(mdev, rail);
+		mrc_stats_tx_drop(mdev, rail);
 		kfree_skb(skb);
 		return;
 	}
@@ -382,11 +348,11 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 	else
 		err = -EAFNOSUPPORT;
 	if (err) {
-		mrc_count_tx_drop(mdev, rail);
+		mrc_stats_tx_drop(mdev, rail);
 		kfree_skb(skb);
 		return;
 	}
-	mrc_count_tx(mdev, rail, q, pkts, len);
+	mrc_stats_tx(mdev, rail, q, pkts, len);
 }
 
 /**

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stats.h - what mrc counts, and where (stats.c).
+ *
+ * Three kinds of counters:
+ *  - traffic of a device and of each of its rails (packets and bytes each
+ *    way, drops by reason, and per hardware queue of a rail): per-CPU,
+ *    written locklessly by the CPU that owns them with BH disabled, summed
+ *    by readers (ndo_get_stats64, sysfs, netlink rail-get/dev-get);
+ *  - path state changes of a device's connections (atomic64, any context);
+ *  - each connection's own (struct mrc_conn_stats in struct mrc_sock,
+ *    under the connection lock), read by getsockopt(MRC_INFO) and the
+ *    netlink conn dump through mrc_conn_stats_info().
+ * Writers and readers of all three are in stats.c; the packet paths call
+ * the writers (udp.c and handshake.c/input.c count what comes in, xmit.c
+ * what goes out, path.c the path changes).
+ */
+#ifndef _MRC_STATS_H
+#define _MRC_STATS_H
+
+#include <linux/types.h>
+#include <linux/percpu.h>
+#include <linux/u64_stats_sync.h>
+#include <uapi/linux/mrc.h>
+
+#include "core/ev.h"
+#include "core/wire.h"
+
+struct mrc_dev;
+struct mrc_rail;
+struct mrc_info;
+struct sk_buff;
+
+/**
+ * struct mrc_stats - traffic counters (a snapshot, or one CPU's share)
+ * @tx_packets: mrc packets handed to a rail for transmission
+ * @tx_bytes: bytes of those packets
+ * @rx_packets: mrc packets received from a rail
+ * @rx_bytes: bytes of those packets
+ * @tx_dropped: packets mrc could not transmit
+ * @rx_dropped: received packets mrc dropped
+ * @drops: the same, by enum mrc_drop_reason
+ */
+struct mrc_stats {
+	u64 tx_packets;
+	u64 tx_bytes;
+	u64 rx_packets;
+	u64 rx_bytes;
+	u64 tx_dropped;
+	u64 rx_dropped;
+	u64 drops[__MRC_DROP_MAX];
+};
+
+/**
+ * struct mrc_pcpu_stats - one CPU's counters of a device or rail
+ * @syncp: makes 64-bit reads consistent on 32-bit hosts
+ * @tx_packets: see struct mrc_stats
+ * @tx_bytes: see struct mrc_stats
+ * @rx_packets: see struct mrc_stats
+ * @rx_bytes: see struct mrc_stats
+ * @tx_dropped: see struct mrc_stats
+ * @rx_dropped: see struct mrc_stats
+ * @drops: received packets dropped, by enum mrc_drop_reason
+ * @queue: per hardware queue packets and bytes (rails only): first
+ *	2 * num_rx_queues entries for RX, then 2 * num_tx_queues for TX
+ *
+ * Written only by the owning CPU (with BH disabled); read by anyone.
+ */
+struct mrc_pcpu_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t tx_packets;
+	u64_stats_t tx_bytes;
+	u64_stats_t rx_packets;
+	u64_stats_t rx_bytes;
+	u64_stats_t tx_dropped;
+	u64_stats_t rx_dropped;
+	u64_stats_t drops[__MRC_DROP_MAX];
+	u64_stats_t queue[];
+};
+
+/*
+ * Queues (RX + TX) a rail may have: their counters share one per-CPU
+ * block, which the percpu allocator caps at PCPU_MIN_UNIT_SIZE (32 KiB;
+ * beyond, it WARNs and fails): 2034 on 64-bit.
+ */
+#define MRC_RAIL_MAX_QUEUES \
+	((PCPU_MIN_UNIT_SIZE - sizeof(struct mrc_pcpu_stats)) / \
+	 (2 * sizeof(u64_stats_t)))
+
+/* Path changes counted per device beside the new states: replacements. */
+#define MRC_STATS_EV_REPLACED	__MRC_EV_STATE_MAX
+
+/**
+ * struct mrc_conn_stats - counters of one connection (conn lock)
+ * @tx_msgs: messages queued by sendmsg
+ * @tx_bytes: their bytes
+ * @tx_pkts: DATA/CLOSE packets sent, retransmissions included
+ * @tx_bursts: skbs of two or more of those packets (UDP GSO, output.c)
+ * @tx_burst_pkts: the packets they carried
+ * @tx_chunks: skbs sendmsg queued with two or more segments (output.c)
+ * @tx_chunk_segs: the segments they held
+ * @tx_chunk_alone: transmissions of one of those segments in an skb of
+ *	its own (retransmissions, and first transmissions that could not
+ *	join a burst: an allocation an fclone's twin saves)
+ * @rx_bursts: UDP GSO skbs received whole (udp.c)
+ * @rx_burst_pkts: the packets they carried
+ * @retrans: retransmissions
+ * @rto: retransmission timeouts
+ * @rx_msgs: messages complete in order (readable by recvmsg)
+ * @rx_bytes: their bytes
+ * @rx_pkts: DATA/CLOSE packets accepted
+ * @rx_dups: duplicate DATA packets (acknowledged, not stored)
+ * @acks_tx: ACKs sent
+ * @acks_rx: ACKs received
+ * @acks_piggy_tx: ACKs sent on DATA (MRC_F_DATA_ACK), not in @acks_tx
+ * @acks_piggy_rx: ACKs received on DATA, not in @acks_rx
+ * @ce_rx: CE-marked packets received
+ */
+struct mrc_conn_stats {
+	u64 tx_msgs;
+	u64 tx_bytes;
+	u64 tx_pkts;
+	u64 tx_bursts;
+	u64 tx_burst_pkts;
+	u64 tx_chunks;
+	u64 tx_chunk_segs;
+	u64 tx_chunk_alone;
+	u64 rx_bursts;
+	u64 rx_burst_pkts;
+	u64 retrans;
+	u64 rto;
+	u64 rx_msgs;
+	u64 rx_bytes;
+	u64 rx_pkts;
+	u64 rx_dups;
+	u64 acks_tx;
+	u64 acks_rx;
+	u64 acks_piggy_tx;
+	u64 acks_piggy_rx;
+	u64 ce_rx;
+};
+
+struct mrc_pcpu_stats __percpu *mrc_stats_alloc(u32 nqueues);
+void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
+		    struct mrc_stats *st);
+void mrc_dev_get_stats(const struct mrc_dev *mdev, struct mrc_stats *st);
+void mrc_rail_get_stats(const struct mrc_rail *rail, struct mrc_stats *st);
+void mrc_rail_get_queue_stats(const struct mrc_rail *rail, bool tx, u32 q,
+			      u64 *packets, u64 *bytes);
+void mrc_stats_tx(struct mrc_dev *mdev, struct mrc_rail *rail, u32 q,
+		  u32 pkts, unsigned int len);
+void mrc_stats_tx_drop(struct mrc_dev *mdev, struct mrc_rail *rail);
+void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
+		  const struct sk_buff *skb, u32 pkts, unsigned int len);
+void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
+		       enum mrc_drop_reason reason);
+void mrc_stats_ev(struct mrc_dev *mdev, unsigned int what);
+u64 mrc_stats_ev_read(const struct mrc_dev *mdev, unsigned int what);
+void mrc_conn_stats_info(const struct mrc_conn_stats *cs,
+			 struct mrc_info *info);
+
+#endif /* _MRC_STATS_H */
