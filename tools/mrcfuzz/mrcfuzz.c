@@ -1931,17 +1931,21 @@ static void read_dev(struct thr *t)
 }
 
 /*
- * Put the topology back.  Returns 0, or -EBUSY if the udp-port could not
- * be restored yet: it cannot change while connections run on the device
- * (they would lose their port), so the caller tries again later.  Sets
- * port_held to that; @last (the drain after the run) counts no EBUSY, so
- * "repair EBUSY" in the summary is what happened while the threads ran.
+ * Put the topology back.  Returns 0, -EAGAIN if a rail could not be put
+ * back yet (its plane held by another of our rails: a random rail-set can
+ * swap them, and the first is re-added before the second moves away), or
+ * -EBUSY if the udp-port could not be restored yet: it cannot change
+ * while connections run on the device (they would lose their port).  The
+ * caller tries again later.  Sets port_held to the latter; @last (the
+ * drain after the run) counts no EBUSY, so "repair EBUSY" in the summary
+ * is what happened while the threads ran.
  */
 static int repair(struct thr *t, bool last)
 {
 	unsigned int dev = if_nametoindex(mrcdev);
 	struct nl_reply rep;
-	int i, err;
+	int i, err, ret = 0;
+	bool attach;
 
 	__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
 	if (!dev)
@@ -1959,29 +1963,34 @@ static int repair(struct thr *t, bool last)
 		if (!ifi)
 			continue;
 		err = genl_simple(t, MRC_CMD_RAIL_GET, get, 1, &rep);
+		attach = err != 0;
 		if (!err) {
 			cur_dev = attr_u32(reply_attr(&rep, MRC_A_RAIL_DEV_IFINDEX));
 			cur_plane = attr_u32(reply_attr(&rep, MRC_A_RAIL_PLANE));
 			if (cur_dev != dev) {
 				genl_simple(t, MRC_CMD_RAIL_DEL, get, 1, &rep);
-				err = 1;
+				attach = true;
 			} else if (cur_plane != rail_planes[i] ||
 				   !reply_attr(&rep, MRC_A_RAIL_ADMIN_STATE) ||
 				   attr_u32(reply_attr(&rep, MRC_A_RAIL_ADMIN_STATE)) !=
 				   MRC_ADMIN_STATE_UP) {
-				genl_simple(t, MRC_CMD_RAIL_SET, set, 3, &rep);
-				count(t, OP_REPAIR, 0);
+				err = genl_simple(t, MRC_CMD_RAIL_SET, set, 3, &rep);
+				count(t, OP_REPAIR, -err);
+				if (err)
+					ret = -EAGAIN;
 			}
 		}
-		if (err) {
+		if (attach) {
 			err = genl_simple(t, MRC_CMD_RAIL_ADD, add, 4, &rep);
 			count(t, OP_REPAIR, -err);
+			if (err)
+				ret = -EAGAIN;
 		}
 		link_up(t, ifi);
 	}
 	link_up(t, dev);
 	if (!orig_port)
-		return 0;
+		return ret;
 	/*
 	 * Two requests: dev-set is all or nothing, and the udp-port is
 	 * refused (EBUSY) while connections run on the device.
@@ -2583,14 +2592,20 @@ int main(int argc, char **argv)
 			close(slots[i]);
 	if (!unpriv) {
 		unsigned long long until = now_ms() + 30000;
+		int err;
 
 		cleanup_devs(mt);
 		/*
 		 * Our sockets are closed; connections may linger a while
-		 * (orphans, TIME_WAIT) and keep a changed udp-port busy.
+		 * (orphans, TIME_WAIT) and keep a changed udp-port busy.  A
+		 * rail whose plane another of ours held is put back on the
+		 * next pass.
 		 */
-		while (repair(mt, true) == -EBUSY && now_ms() < until)
+		while ((err = repair(mt, true)) && now_ms() < until)
 			usleep(200000);
+		if (err)
+			fprintf(stderr, "mrcfuzz: the topology could not be put back: %s\n",
+				strerror(-err));
 	}
 	print_summary(total, (deadline - start) / 1000.0);
 	return __atomic_load_n(&violations, __ATOMIC_RELAXED) ? 1 : 0;
