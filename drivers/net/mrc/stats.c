@@ -52,11 +52,15 @@ struct mrc_pcpu_stats __percpu *mrc_stats_alloc(u32 nqueues)
  * @q: the rail's TX queue they went to
  * @pkts: packets (a UDP GSO burst is several)
  * @len: their bytes in all
+ *
+ * Context: BH disabled.
  */
 void mrc_stats_tx(struct mrc_dev *mdev, struct mrc_rail *rail, u32 q,
 		  u32 pkts, unsigned int len)
 {
 	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
+
+	lockdep_assert_in_softirq();
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_add(&s->tx_packets, pkts);
@@ -75,10 +79,14 @@ void mrc_stats_tx(struct mrc_dev *mdev, struct mrc_rail *rail, u32 q,
  * mrc_stats_tx_drop() - count a packet mrc could not transmit
  * @mdev: the device
  * @rail: the rail it was meant for (NULL: none, or the device's own xmit)
+ *
+ * Context: BH disabled.
  */
 void mrc_stats_tx_drop(struct mrc_dev *mdev, struct mrc_rail *rail)
 {
 	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
+
+	lockdep_assert_in_softirq();
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_inc(&s->tx_dropped);
@@ -98,12 +106,16 @@ void mrc_stats_tx_drop(struct mrc_dev *mdev, struct mrc_rail *rail)
  * @skb: the skb they came in (its recorded RX queue is counted)
  * @pkts: packets (a UDP GSO burst taken whole is several)
  * @len: their bytes in all
+ *
+ * Context: BH disabled.
  */
 void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 		  const struct sk_buff *skb, u32 pkts, unsigned int len)
 {
 	struct mrc_pcpu_stats *s = this_cpu_ptr(mdev->stats);
 	u32 q;
+
+	lockdep_assert_in_softirq();
 
 	u64_stats_update_begin(&s->syncp);
 	u64_stats_add(&s->rx_packets, pkts);
@@ -124,15 +136,18 @@ void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 
 /**
  * mrc_stats_rx_drop() - count a received packet mrc dropped
- * @mdev: the device (may be NULL: then only a trace would know)
+ * @mdev: the device (may be NULL: counted nowhere but its reason)
  * @rail: the rail it arrived on (may be NULL)
  * @reason: why; an unknown one counts as MRC_DROP_BAD_FIELD
+ *
+ * Context: BH disabled.
  */
 void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 		       enum mrc_drop_reason reason)
 {
 	struct mrc_pcpu_stats *s;
 
+	lockdep_assert_in_softirq();
 	if (reason >= __MRC_DROP_MAX)
 		reason = MRC_DROP_BAD_FIELD;
 	if (mdev) {
@@ -162,6 +177,17 @@ void mrc_stats_ev(struct mrc_dev *mdev, unsigned int what)
 {
 	if (!WARN_ON_ONCE(what > MRC_STATS_EV_REPLACED))
 		atomic64_inc(&mdev->ev_trans[what]);
+}
+
+/**
+ * mrc_stats_no_rail() - count a packet for an mrc port that came on no rail
+ * @net: the namespace it arrived in
+ *
+ * Context: any.
+ */
+void mrc_stats_no_rail(struct net *net)
+{
+	atomic64_inc(&mrc_net(net)->no_rail);
 }
 
 /* ---- Readers --------------------------------------------------------- */

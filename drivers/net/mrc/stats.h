@@ -2,18 +2,21 @@
 /*
  * stats.h - what mrc counts, and where (stats.c).
  *
- * Three kinds of counters:
+ * Four kinds of counters:
  *  - traffic of a device and of each of its rails (packets and bytes each
  *    way, drops by reason, and per hardware queue of a rail): per-CPU,
  *    written locklessly by the CPU that owns them with BH disabled, summed
  *    by readers (ndo_get_stats64, sysfs, netlink rail-get/dev-get);
  *  - path state changes of a device's connections (atomic64, any context);
+ *  - packets for an mrc port that arrived on a netdevice that is no rail,
+ *    per namespace (atomic64; not reported yet: no object to show them);
  *  - each connection's own (struct mrc_conn_stats in struct mrc_sock,
- *    under the connection lock), read by getsockopt(MRC_INFO) and the
- *    netlink conn dump through mrc_conn_stats_info().
- * Writers and readers of all three are in stats.c; the packet paths call
- * the writers (udp.c and handshake.c/input.c count what comes in, xmit.c
- * what goes out, path.c the path changes).
+ *    under the connection lock, incremented where the event happens),
+ *    read by getsockopt(MRC_INFO) and the netlink conn dump through
+ *    mrc_conn_stats_info().
+ * stats.c has the writers of the first three kinds and every reader;
+ * the packet paths call the writers (udp.c and handshake.c/input.c count
+ * what comes in, xmit.c what goes out, path.c the path changes).
  */
 #ifndef _MRC_STATS_H
 #define _MRC_STATS_H
@@ -29,6 +32,7 @@
 struct mrc_dev;
 struct mrc_rail;
 struct mrc_info;
+struct net;
 struct sk_buff;
 
 /**
@@ -155,6 +159,7 @@ void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 		       enum mrc_drop_reason reason);
 void mrc_stats_ev(struct mrc_dev *mdev, unsigned int what);
+void mrc_stats_no_rail(struct net *net);
 u64 mrc_stats_ev_read(const struct mrc_dev *mdev, unsigned int what);
 void mrc_conn_stats_info(const struct mrc_conn_stats *cs,
 			 struct mrc_info *info);

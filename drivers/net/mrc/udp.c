@@ -397,7 +397,7 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	rcu_read_lock();
 	rail = mrc_udp_rail(skb);
 	if (!rail) {
-		atomic64_inc(&mrc_net(net)->no_rail);
+		mrc_stats_no_rail(net);
 		goto free;
 	}
 	mdev = rail->mdev;
@@ -602,7 +602,7 @@ static void mrc_udp_data_ready(struct sock *sk)
 		csum_ok = skb_is_gso(skb) || udp_skb_csum_unnecessary(skb);
 		skb->dev = dev_get_by_index_rcu(net, skb->skb_iif);
 		if (!skb->dev) {
-			atomic64_inc(&mrc_net(net)->no_rail);
+			mrc_stats_no_rail(net);
 			kfree_skb(skb);
 		} else if (!csum_ok && __udp_lib_checksum_complete(skb)) {
 			mrc_udp_csum_error(sk, skb);
