@@ -2201,7 +2201,8 @@ static int listener(int port)
 static void svc_connect(struct thr *t, unsigned int k)
 {
 	struct sockaddr_mrc a = { .smrc_family = family };
-	struct timeval tv = { 0, 500000 };
+	/* 2 s: a busy debug kernel took longer than 0.5 s to connect */
+	struct timeval tv = { 2, 0 };
 	unsigned char msg[64] = { 0 };
 	ssize_t n;
 	int fd;
