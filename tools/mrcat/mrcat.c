@@ -245,6 +245,9 @@ static void print_info(int fd, const char *who)
 		fprintf(stderr, " rx_bursts=%llu rx_burst_pkts=%llu",
 			(unsigned long long)info.rx_bursts,
 			(unsigned long long)info.rx_burst_pkts);
+	if (len >= offsetof(struct mrc_info, spurious) + sizeof(info.spurious))
+		fprintf(stderr, " spurious=%llu reo_mult=%u",
+			(unsigned long long)info.spurious, info.reo_mult);
 	fputc('\n', stderr);
 }
 

@@ -68,6 +68,8 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_TX_CHUNK_ALONE] = MNL_TYPE_U64,
 	[MRC_A_CONN_ACKS_PIGGY_TX] = MNL_TYPE_U64,
 	[MRC_A_CONN_ACKS_PIGGY_RX] = MNL_TYPE_U64,
+	[MRC_A_CONN_SPURIOUS] = MNL_TYPE_U64,
+	[MRC_A_CONN_REO_MULT] = MNL_TYPE_U32,
 	[MRC_A_CONN_CAPS] = MNL_TYPE_U32,
 	/* multi-attr, walked in order: PLANE (conn_plane_types) */
 };
@@ -102,6 +104,7 @@ static const struct conn_field conn_snd_fields[] = {
 	{ MRC_A_CONN_RTO_US, "rto_us", "rto", "us" },
 	{ MRC_A_CONN_IN_FLIGHT, "in_flight", "in-flight", "" },
 	{ MRC_A_CONN_LOST, "lost", "lost", "" },
+	{ MRC_A_CONN_REO_MULT, "reo_mult", "reo-mult", "" },
 	{ MRC_A_CONN_WINDOW, "window", "window", "" },
 	{ MRC_A_CONN_SND_QUEUE, "snd_queue", "snd-queue", "" },
 };
@@ -111,6 +114,7 @@ static const struct conn_field conn_tx_fields[] = {
 	{ MRC_A_CONN_TX_BYTES, "bytes", "bytes", "" },
 	{ MRC_A_CONN_TX_PKTS, "pkts", "pkts", "" },
 	{ MRC_A_CONN_RETRANS, "retrans", "retrans", "" },
+	{ MRC_A_CONN_SPURIOUS, "spurious", "spurious", "" },
 	{ MRC_A_CONN_RTO_COUNT, "rto", "rto", "" },
 	{ MRC_A_CONN_ACKS_TX, "acks", "acks", "" },
 	{ MRC_A_CONN_ACKS_PIGGY_TX, "acks_on_data", "acks-on-data", "" },

@@ -1181,6 +1181,7 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->max_msg = ms->max_msg;
 	BUILD_BUG_ON(MRC_CONN_CAPS_ACK_DATA != MRC_F_REQ_ACK_DATA);
 	info->caps = ms->caps;
+	info->reo_mult = ms->txrec ? ms->txw.reo_mult : 0;
 	mrc_conn_spin_unlock(ms);
 	/* sk_uid: what routing sees, and what a TCP child inherits. */
 	info->uid = from_kuid_munged(sock_net(&ms->sk)->user_ns, ms->sk.sk_uid);

@@ -1131,6 +1131,7 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	 */
 	if (res.acked_pkts)
 		progress = true;
+	ms->stats.spurious += res.spurious;
 	if (progress || !sock_flag(&ms->sk, SOCK_DEAD))
 		ms->last_progress = jiffies;
 	if (res.rtt_us)

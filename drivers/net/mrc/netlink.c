@@ -283,6 +283,8 @@ static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
 	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_RX, i.acks_piggy_rx,
 			      MRC_A_CONN_PAD) ||
 	    nla_put_u32(skb, MRC_A_CONN_CAPS, i.caps) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_SPURIOUS, i.spurious, MRC_A_CONN_PAD) ||
+	    nla_put_u32(skb, MRC_A_CONN_REO_MULT, i.reo_mult) ||
 	    mrc_nl_put_planes(skb, pl, npl)) {
 		genlmsg_cancel(skb, hdr);
 		goto out;

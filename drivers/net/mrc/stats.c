@@ -329,4 +329,5 @@ void mrc_conn_stats_info(const struct mrc_conn_stats *cs,
 	info->acks_piggy_rx = cs->acks_piggy_rx;
 	info->rx_bursts = cs->rx_bursts;
 	info->rx_burst_pkts = cs->rx_burst_pkts;
+	info->spurious = cs->spurious;
 }

@@ -119,6 +119,7 @@ struct mrc_pcpu_stats {
  * @acks_piggy_tx: ACKs sent on DATA (MRC_F_DATA_ACK), not in @acks_tx
  * @acks_piggy_rx: ACKs received on DATA, not in @acks_rx
  * @ce_rx: CE-marked packets received
+ * @spurious: declared losses that proved spurious (core/txwin.c)
  */
 struct mrc_conn_stats {
 	u64 tx_msgs;
@@ -142,6 +143,7 @@ struct mrc_conn_stats {
 	u64 acks_piggy_tx;
 	u64 acks_piggy_rx;
 	u64 ce_rx;
+	u64 spurious;
 };
 
 struct mrc_pcpu_stats __percpu *mrc_stats_alloc(u32 nqueues);

@@ -122,7 +122,13 @@ struct sockaddr_mrc {
  * @acks_piggy_rx: ACKs received on DATA packets (not in @acks_rx)
  * @caps: the capabilities the handshake settled (enum mrc_conn_caps of
  *	<linux/mrc_netlink.h>: MRC_CONN_CAPS_ACK_DATA, ACKs on DATA)
- * @reserved2: zero
+ * @reo_mult: loss detection's reordering window in multiples of its base
+ *	(1-8; 0 before the handshake): grown by @spurious losses, reset by
+ *	rounds of losses without them; used only while the module parameter
+ *	reo_adapt is on (was reserved, zero)
+ * @spurious: losses declared that proved spurious: the packet arrived
+ *	after all (acknowledged while waiting for its retransmission, or
+ *	acknowledged by its earlier copy)
  */
 struct mrc_info {
 	__u8	state;
@@ -166,7 +172,8 @@ struct mrc_info {
 	__u64	acks_piggy_tx;
 	__u64	acks_piggy_rx;
 	__u32	caps;
-	__u32	reserved2;
+	__u32	reo_mult;
+	__u64	spurious;
 };
 
 #endif /* _UAPI_LINUX_MRC_H */
