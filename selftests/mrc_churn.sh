@@ -294,6 +294,8 @@ ns_freed "1c" ch-1e ch-1f
 # longer than 10 s once, and the orphan was gone before it was looked for.
 stage "1d"
 DP0=$(cat /sys/module/mrc/parameters/dead_peer_ms)
+# (put back at exit too, should the stage not end)
+trap 'echo "$DP0" >/sys/module/mrc/parameters/dead_peer_ms; _ns_cleanup' EXIT
 echo 20000 >/sys/module/mrc/parameters/dead_peer_ms
 mrc_pair ch-1g ch-1h 2
 witness ch-1g ch-1h
@@ -311,6 +313,7 @@ check "1d: an orphan connection outlives the deleted namespaces (module refcnt $
 check "1d: ... and keeps the sender's namespace alive" ip link show dev chw-ch-1g
 GONE_S=40 all_gone "1d"
 echo "$DP0" >/sys/module/mrc/parameters/dead_peer_ms
+trap _ns_cleanup EXIT
 ns_freed "1d" ch-1g ch-1h
 
 # ==== 2. rails deleted mid-transfer =================================================

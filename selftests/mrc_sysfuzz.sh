@@ -216,8 +216,8 @@ tap_diag "as root: connect ok $(op_field root connect ok), svc-connect ok" \
 	"rtnl ok $(op_field root rtnl ok)"
 no_conns "as root: every fuzz socket gone" $NA $NB
 # Each fuzzer's last repair put its side back as mrc_pair made it (a
-# random rail-set can swap the two rails' planes: the repair takes two
-# passes then; one pass once left a0 out, and a transfer to 10.0.0.2
+# random rail-set can swap the two rails' planes; a repair that moved
+# the rails one by one once left a0 out, and a transfer to 10.0.0.2
 # found no route: ENETUNREACH).
 rails_of() {
 	mrcctl -n "$1" dev show mrc0 |

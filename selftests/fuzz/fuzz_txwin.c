@@ -506,6 +506,7 @@ static bool do_ack(const struct mrc_ack_info *a)
 			if (!newest_valid(f.now) || (s32)(s->sent - newest) > 0)
 				newest = s->sent;
 		} else if (a->trig_tx < s->tx_count && a->nack_reason == MRC_NACK_NONE &&
+			   s->state == MRC_TX_INFLIGHT &&
 			   (mrc_psn_before(a->trig_psn, a->cum) ||
 			    sack_bit(a, a->trig_psn))) {
 			spur++;		/* an earlier copy arrived */

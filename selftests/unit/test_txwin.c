@@ -985,7 +985,8 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 			if (!m->newest_set || (s32)(s->sent - m->newest) > 0)
 				m->newest = s->sent;
 			m->newest_set = true;
-		} else if (a.trig_tx < s->tx_count && walk_covers(&a, cum, base, toff)) {
+		} else if (a.trig_tx < s->tx_count && s->state == MRC_TX_INFLIGHT &&
+			   walk_covers(&a, cum, base, toff)) {
 			/* the trigger is a copy that arrived (arrivals[]) */
 			spur++;
 		}

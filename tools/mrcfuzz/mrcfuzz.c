@@ -1943,7 +1943,7 @@ static int repair(struct thr *t, bool last)
 {
 	unsigned int dev = if_nametoindex(mrcdev);
 	struct nl_reply rep;
-	int i, err, ret = 0;
+	int i, err, ret = 0, del_err[MAX_RAILS] = { 0 };
 
 	__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
 	if (!dev)
@@ -1963,6 +1963,7 @@ static int repair(struct thr *t, bool last)
 		if (attr_u32(reply_attr(&rep, MRC_A_RAIL_DEV_IFINDEX)) != dev ||
 		    attr_u32(reply_attr(&rep, MRC_A_RAIL_PLANE)) != rail_planes[i]) {
 			err = genl_simple(t, MRC_CMD_RAIL_DEL, get, 1, &rep);
+			del_err[i] = err;
 			if (!last)
 				count(t, OP_REPAIR, -err);
 		}
@@ -1983,7 +1984,10 @@ static int repair(struct thr *t, bool last)
 			err = genl_simple(t, MRC_CMD_RAIL_ADD, add, 4, &rep);
 		} else if (attr_u32(reply_attr(&rep, MRC_A_RAIL_DEV_IFINDEX)) != dev ||
 			   attr_u32(reply_attr(&rep, MRC_A_RAIL_PLANE)) != rail_planes[i]) {
-			err = -EBUSY;	/* the first phase could not detach it */
+			/* the first phase could not detach it (counted there) */
+			ret = del_err[i] ?: -EAGAIN;
+			link_up(t, ifi);
+			continue;
 		} else if (!reply_attr(&rep, MRC_A_RAIL_ADMIN_STATE) ||
 			   attr_u32(reply_attr(&rep, MRC_A_RAIL_ADMIN_STATE)) !=
 			   MRC_ADMIN_STATE_UP) {
@@ -2607,9 +2611,8 @@ int main(int argc, char **argv)
 		cleanup_devs(mt);
 		/*
 		 * Our sockets are closed; connections may linger a while
-		 * (orphans, TIME_WAIT) and keep a changed udp-port busy.  A
-		 * rail whose plane another of ours held is put back on the
-		 * next pass.
+		 * (orphans, TIME_WAIT) and keep a changed udp-port busy, or a
+		 * rail could not be detached or attached yet.
 		 */
 		while ((err = repair(mt, true)) && now_ms() < until)
 			usleep(200000);

@@ -404,6 +404,11 @@ static void mrc_dev_setup(struct net_device *dev)
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU;
 	dev->priv_flags |= IFF_NO_QUEUE;
+	/*
+	 * No netpoll (netconsole): it calls ndo_start_xmit with interrupts
+	 * off, where the per-CPU counters (stats.c) may not be written.
+	 */
+	dev->priv_flags |= IFF_DISABLE_NETPOLL;
 	dev->netdev_ops = &mrc_netdev_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = mrc_dev_destructor;

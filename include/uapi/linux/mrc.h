@@ -123,12 +123,14 @@ struct sockaddr_mrc {
  * @caps: the capabilities the handshake settled (enum mrc_conn_caps of
  *	<linux/mrc_netlink.h>: MRC_CONN_CAPS_ACK_DATA, ACKs on DATA)
  * @reo_mult: loss detection's reordering window in multiples of its base
- *	(1-8; 0 before the handshake): grown by @spurious losses, reset by
- *	rounds of losses without them; used only while the module parameter
- *	reo_adapt is on (was reserved, zero)
+ *	(1-8 from connect() or, for an accepted connection, from the end of
+ *	the handshake; 0 for a listener or a half-open child): grown by
+ *	@spurious losses, reset by rounds of losses without them; used only
+ *	while the module parameter reo_adapt is on (was reserved, zero)
  * @spurious: losses declared that proved spurious: the packet arrived
- *	after all (acknowledged while waiting for its retransmission, or
- *	acknowledged by its earlier copy)
+ *	after all (acknowledged while waiting for its retransmission, or its
+ *	earlier copy triggered an ACK while the retransmission was in
+ *	flight); each declared loss counts at most once
  */
 struct mrc_info {
 	__u8	state;

@@ -212,9 +212,13 @@ static void txw_trigger(struct mrc_txwin *w, struct mrc_txpath *paths,
 		/*
 		 * An earlier copy arrived after this one was sent: an ACK
 		 * (a NACK's trigger did not arrive) that covers the PSN.
+		 * Counted while the copy is in flight only: later ACKs name
+		 * the same trigger until new data arrives (window updates,
+		 * delayed ACKs), and a LOST record is counted when it is
+		 * acknowledged (txw_mark_acked()).
 		 */
 		if (a->trig_tx < r->tx_count && a->nack_reason == MRC_NACK_NONE &&
-		    txw_ack_covers(a, a->trig_psn))
+		    r->state == MRC_TX_INFLIGHT && txw_ack_covers(a, a->trig_psn))
 			res->spurious++;
 		return;
 	}
