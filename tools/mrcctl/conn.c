@@ -104,9 +104,10 @@ static const struct conn_field conn_snd_fields[] = {
 	{ MRC_A_CONN_RTO_US, "rto_us", "rto", "us" },
 	{ MRC_A_CONN_IN_FLIGHT, "in_flight", "in-flight", "" },
 	{ MRC_A_CONN_LOST, "lost", "lost", "" },
-	{ MRC_A_CONN_REO_MULT, "reo_mult", "reo-mult", "" },
 	{ MRC_A_CONN_WINDOW, "window", "window", "" },
 	{ MRC_A_CONN_SND_QUEUE, "snd_queue", "snd-queue", "" },
+	/* last: scripts match "in-flight N lost N window N snd-queue N" */
+	{ MRC_A_CONN_REO_MULT, "reo_mult", "reo-mult", "" },
 };
 
 static const struct conn_field conn_tx_fields[] = {
