@@ -1849,9 +1849,14 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		if (i < 2) {
 			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, ci.caps);
 			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, si.caps);
-			/* without: at least 2 n (debug: about half piggyback) */
+			/*
+			 * Without: at least 2 n.  The debug kernel's answers
+			 * often come after ack_pingpong_us (10 ms): 47 and,
+			 * with lazy_ack 0, 71 ACK packets in one run, so there
+			 * only fewer than one a message each way.
+			 */
 			EXPECT_LT(ci.acks_tx + si.acks_tx,
-				  (unsigned long long)(debug_kernel() ? 3 * n / 2 : n));
+				  (unsigned long long)(debug_kernel() ? 2 * n : n));
 			EXPECT_LT(0, ci.acks_piggy_tx);
 			EXPECT_LT(0, si.acks_piggy_tx);
 		} else {
