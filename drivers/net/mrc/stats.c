@@ -134,6 +134,18 @@ void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 	u64_stats_update_end(&s->syncp);
 }
 
+/* One received packet dropped for @reason, in one object's counters. */
+static void mrc_stats_rx_drop_one(struct mrc_pcpu_stats __percpu *pcpu,
+				  enum mrc_drop_reason reason)
+{
+	struct mrc_pcpu_stats *s = this_cpu_ptr(pcpu);
+
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_inc(&s->rx_dropped);
+	u64_stats_inc(&s->drops[reason]);
+	u64_stats_update_end(&s->syncp);
+}
+
 /**
  * mrc_stats_rx_drop() - count a received packet mrc dropped
  * @mdev: the device (may be NULL: counted nowhere but its reason)
@@ -145,25 +157,13 @@ void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 		       enum mrc_drop_reason reason)
 {
-	struct mrc_pcpu_stats *s;
-
 	lockdep_assert_in_softirq();
 	if (reason >= __MRC_DROP_MAX)
 		reason = MRC_DROP_BAD_FIELD;
-	if (mdev) {
-		s = this_cpu_ptr(mdev->stats);
-		u64_stats_update_begin(&s->syncp);
-		u64_stats_inc(&s->rx_dropped);
-		u64_stats_inc(&s->drops[reason]);
-		u64_stats_update_end(&s->syncp);
-	}
-	if (rail) {
-		s = this_cpu_ptr(rail->stats);
-		u64_stats_update_begin(&s->syncp);
-		u64_stats_inc(&s->rx_dropped);
-		u64_stats_inc(&s->drops[reason]);
-		u64_stats_update_end(&s->syncp);
-	}
+	if (mdev)
+		mrc_stats_rx_drop_one(mdev->stats, reason);
+	if (rail)
+		mrc_stats_rx_drop_one(rail->stats, reason);
 }
 
 /**
