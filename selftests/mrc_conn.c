@@ -797,15 +797,16 @@ TEST_F_TIMEOUT(conn, slow_reader, 180)
 }
 
 /*
- * The receiver acknowledges every ack_every-th segment, and at once at
- * the end of a message: 32 (debug kernel: 8) messages of 16 full
- * segments, read whole and checked, with ack_every 1 (an ACK per segment
- * at least) and 16 (one per message at least, and fewer than one per 2
- * segments).  At 16 the sender also asks for an ACK at once whenever a
- * plane's window or the credit fills, so the count follows the windows
- * the congestion control reaches under emulation: 32 to 187 for 512
- * segments in runs on 2026-12-04 (it was bounded at a quarter, which the
- * smaller windows crossed in about half the runs).  All read, the
+ * The receiver acknowledges every ack_every-th segment: 32 (debug
+ * kernel: 8) messages of 16 full segments, read whole and checked, with
+ * ack_every 1 (an ACK per segment at least) and 16 (one per 16 segments,
+ * so one per message, at least, and fewer than one per 2 segments).  At
+ * 16 the sender also asks for an ACK at once whenever a plane's window
+ * or the credit fills while fewer than 16 segments are in flight
+ * (lazy_fill_ack), so the count follows the windows the congestion
+ * control reaches under emulation: 32 to 187 for 512 segments in runs on
+ * 2026-12-04, when every fill asked (it was bounded at a quarter, which
+ * the smaller windows crossed in about half the runs).  All read, the
  * receiver holds no receive memory.
  */
 TEST_F_TIMEOUT(conn, ack_every, 120)

@@ -40,8 +40,10 @@
  * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
  * ACKs: at least every ack_every packets (a module parameter), at once
- * for a duplicate, a CE mark, the end of a message or a CLOSE, otherwise
- * within MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
+ * for a duplicate, a CE mark, a CLOSE, a segment whose sender asks for it
+ * (ACK_NOW: a retransmission, or one that fills a nearly empty window)
+ * and, from a peer that does not read ACKs on DATA, the end of a
+ * message; otherwise within MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
  * so the sender learns which path delivered what, and carries the CE
  * count and our credit.  With a peer that reads ACKs on DATA
  * (MRC_F_REQ_ACK_DATA), a pending ACK rides our next DATA packet that has
@@ -79,12 +81,17 @@ MODULE_PARM_DESC(ack_pingpong_us,
 		 "With ACKs on DATA: how long the ACK of a message waits for the answer, us (0-"
 		 __stringify(MRC_RTO_MIN_US) " / 2; 0: at once)");
 
-static unsigned int ack_every = MRC_ACK_EVERY;
-MRC_PARAM_UINT_RANGE(ack_every, ack_every, 1, MRC_ACK_EVERY_MAX);
+unsigned int mrc_ack_every = MRC_ACK_EVERY;
+MRC_PARAM_UINT_RANGE(ack_every, mrc_ack_every, 1, MRC_ACK_EVERY_MAX);
 MODULE_PARM_DESC(ack_every,
 		 "ACK at least every N data segments, 1-" __stringify(MRC_ACK_EVERY_MAX)
-		 " (sooner at a message's end, for CE, duplicates, and within "
+		 " (sooner for CE, duplicates, ACK_NOW, and within "
 		 __stringify(MRC_ACK_DELAY_US) " us)");
+
+static bool lazy_end_ack = true;
+module_param(lazy_end_ack, bool, 0644);
+MODULE_PARM_DESC(lazy_end_ack,
+		 "With ACKs on DATA: a message's end is acknowledged like any segment (ack_every, the delayed ACK), not at once");
 
 /**
  * mrc_input_init() - nothing received yet
@@ -990,14 +997,16 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	u32 every;
 
 	/*
-	 * A peer that reads ACKs on DATA leaves a message's end to us: at
-	 * once, unless our application answers what it reads (then the
-	 * answer carries it, or the delayed ACK after ack_pingpong_us).
+	 * A peer that reads ACKs on DATA leaves a message's end to us: as
+	 * any segment with lazy_end_ack (ack_every, the delayed ACK; at
+	 * once without it), unless our application answers what it reads
+	 * (then the answer carries it, or the delayed ACK after
+	 * ack_pingpong_us).
 	 */
 	if (ms->caps & MRC_F_REQ_ACK_DATA && pkt->type == MRC_PKT_DATA &&
 	    be32_to_cpu(d->offset) + pkt->payload_len == be32_to_cpu(d->msg_len)) {
 		answer = ms->pingpong;
-		now |= !answer;
+		now |= !answer && !READ_ONCE(lazy_end_ack);
 	}
 
 	v = mrc_rxwin_check(&ms->rxw, psn);
@@ -1064,7 +1073,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	}
 	ms->ack_pending++;
 	mrc_input_trigger(ms, plane, pkt, ce, seg->now);
-	every = READ_ONCE(ack_every);
+	every = READ_ONCE(mrc_ack_every);
 	/* Also at once when the credit ends within the next ack_every PSNs. */
 	if (now || ms->ack_pending >= every ||
 	    !mrc_psn_before(psn + every, ms->rwnd_adv))

@@ -76,6 +76,11 @@ MRC_PARAM_UINT_RANGE(sndbuf_max, sndbuf_max, 0, INT_MAX / 2);
 MODULE_PARM_DESC(sndbuf_max,
 		 "SO_SNDBUF grows with the windows up to this, bytes (0: never; not for sockets that set SO_SNDBUF)");
 
+static bool lazy_fill_ack = true;
+module_param(lazy_fill_ack, bool, 0644);
+MODULE_PARM_DESC(lazy_fill_ack,
+		 "The segment that fills a window asks for an ACK at once only while fewer than ack_every segments are in flight");
+
 static unsigned int tx_burst_us = 1000;
 MRC_PARAM_UINT_RANGE(tx_burst_us, tx_burst_us, 0, 10000);
 MODULE_PARM_DESC(tx_burst_us,
@@ -496,10 +501,27 @@ static void mrc_output_untake(struct mrc_sock *ms, u32 psn)
  * path, plane window and counters.  Returns its
  * transmission count (0: the first), or -1 if the scoreboard refused it.
  * *@ack_now: the receiver acknowledges every ack_every segments; the one
- * that fills the plane's window or the peer's credit, and a
- * retransmission (recovery), are acknowledged at once instead, so a
- * window smaller than that never waits for the delayed ACK.
+ * that fills the plane's window or the peer's credit while fewer than
+ * that are in flight (mrc_output_fills()), and a retransmission
+ * (recovery), are acknowledged at once instead, so a window smaller than
+ * that never waits for the delayed ACK.
  */
+/*
+ * Whether the segment just sent fills the plane's window (@cc) or the
+ * peer's credit and must ask for an ACK at once: with lazy_fill_ack only
+ * while fewer than ack_every segments are in flight, since otherwise the
+ * receiver's every-ack_every ACK is on its way anyway.  (The peer's
+ * ack_every may differ from ours: then the delayed ACK, MRC_ACK_DELAY_US,
+ * bounds the wait.)
+ */
+static bool mrc_output_fills(const struct mrc_sock *ms, const struct mrc_cc *cc)
+{
+	if (mrc_cc_avail(cc) && mrc_psn_before(ms->txw.nxt, ms->rwnd_psn))
+		return false;
+	return !READ_ONCE(lazy_fill_ack) ||
+	       ms->txw.in_flight < READ_ONCE(mrc_ack_every);
+}
+
 static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 			   struct mrc_spray_plane *planes, bool *ack_now)
 {
@@ -522,8 +544,7 @@ static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 		ms->stats.retrans++;
 		trace_mrc_retransmit(ms->id, psn, tx, e->ev, e->plane);
 	}
-	*ack_now = tx > 0 || !mrc_cc_avail(cc) ||
-		   !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn);
+	*ack_now = tx > 0 || mrc_output_fills(ms, cc);
 	return tx;
 }
 

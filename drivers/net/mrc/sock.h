@@ -654,6 +654,7 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf);
 /* Module parameter of input.c (Documentation/mrc.rst). */
 extern unsigned int mrc_ack_pingpong_us;
+extern unsigned int mrc_ack_every;
 void mrc_input_sock_init(struct mrc_sock *ms);
 bool mrc_input_readable(const struct mrc_sock *ms);
 struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek);
