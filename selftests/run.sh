@@ -100,9 +100,14 @@ for t in "$@"; do
 	# where the time went (CI's budget): the slowest cases, seconds each
 	[ -n "$times" ] && echo "# --- $name: slowest:" \
 		"$(sort -rn <<<"$times" | head -4 | sed 's/^\([0-9]*\) /\1s /' | paste -sd ';')"
-	# and every case's, for budget work: $MRC_RESULTS/times.txt
-	[ -n "$times" ] && [ -d "${MRC_RESULTS:-}" ] &&
-		sed "s/^/$name /" <<<"$times" | sed '/^[^ ]* $/d' >>"$MRC_RESULTS/times.txt"
+	# and every case's, then the program's, for budget work:
+	# $MRC_RESULTS/times.txt, "PROGRAM SECONDS CASE" lines
+	if [ -d "${MRC_RESULTS:-}" ]; then
+		{
+			awk -v n="$name" 'NF { print n, $0 }' <<<"$times"
+			echo "$name $((SECONDS - started)) (whole program, exit $rc)"
+		} >>"$MRC_RESULTS/times.txt"
+	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		result fail "$name: timed out after ${timeout_s}s"
 		continue
