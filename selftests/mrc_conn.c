@@ -52,6 +52,9 @@ FIXTURE(conn) {
 	long ack_piggyback;	/* the same */
 	long ack_pingpong_us;	/* the same */
 	long lazy_ack;		/* the same */
+	long lazy_fill_ack;	/* the same */
+	long lazy_end_ack;	/* the same */
+	long cc_max_cwnd;	/* the same */
 	long wmem_default;	/* net.core.wmem_default, if a test changed it */
 };
 
@@ -87,6 +90,12 @@ FIXTURE_SETUP(conn)
 	ASSERT_GE(self->ack_pingpong_us, 0);
 	self->lazy_ack = mrc_param("lazy_ack");
 	ASSERT_GE(self->lazy_ack, 0);
+	self->lazy_fill_ack = mrc_param("lazy_fill_ack");
+	ASSERT_GE(self->lazy_fill_ack, 0);
+	self->lazy_end_ack = mrc_param("lazy_end_ack");
+	ASSERT_GE(self->lazy_end_ack, 0);
+	self->cc_max_cwnd = mrc_param("cc_max_cwnd");
+	ASSERT_GT(self->cc_max_cwnd, 0);
 	self->wmem_default = -1;
 	line = mrc_two_hosts(&self->nsa, &self->nsb);
 	ASSERT_EQ(0, line) TH_LOG("mrc_test.h:%d: the two hosts", line);
@@ -127,6 +136,12 @@ FIXTURE_TEARDOWN(conn)
 		mrc_set_param("ack_pingpong_us", self->ack_pingpong_us);
 	if (self->lazy_ack >= 0 && mrc_param("lazy_ack") != self->lazy_ack)
 		mrc_set_param("lazy_ack", self->lazy_ack);
+	if (self->lazy_fill_ack >= 0 && mrc_param("lazy_fill_ack") != self->lazy_fill_ack)
+		mrc_set_param("lazy_fill_ack", self->lazy_fill_ack);
+	if (self->lazy_end_ack >= 0 && mrc_param("lazy_end_ack") != self->lazy_end_ack)
+		mrc_set_param("lazy_end_ack", self->lazy_end_ack);
+	if (self->cc_max_cwnd > 0 && mrc_param("cc_max_cwnd") != self->cc_max_cwnd)
+		mrc_set_param("cc_max_cwnd", self->cc_max_cwnd);
 	if (self->wmem_default > 0)
 		run(MRC_SET_WMEM_DEFAULT, self->wmem_default);
 	if (self->lfd >= 0)
@@ -1876,6 +1891,92 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		ASSERT_EQ(0, get_info(c, &ci));
 		EXPECT_EQ(0, ci.in_flight) TH_LOG("the unanswered message's ACK");
 		EXPECT_EQ(rto, ci.rto);
+		close(c);
+		close(s);
+	}
+}
+
+#define MRC_DELAY_5MS "tc qdisc add dev a0 root netem delay 5ms && " \
+	"tc qdisc add dev a1 root netem delay 5ms"
+
+/* DATA packets asking for an ACK at once (ACK_NOW), counted by tc */
+#define MRC_COUNT_ACK_NOW "tc qdisc add dev %s clsact && tc filter add dev %s egress " \
+	"protocol ip u32 match ip protocol 17 0xff match u32 0x00050001 0x00ff0001 at 28 " \
+	"action pass"
+
+/*
+ * The two ACK rules for a transfer in flow, each with its parameter off
+ * (the rule before it) and on (the default), tx_burst_max 1 so that tc
+ * on A's rails counts each DATA packet that asks for an ACK at once:
+ *  - lazy_fill_ack: 32 (debug kernel: 8) messages of 16 full segments,
+ *    sent at once, ack_every 16, windows of at most 12 segments a plane
+ *    (two planes) and 5 ms of delay on A's rails.  Off, every segment
+ *    that fills a window asks; on, only while fewer than 16 segments are
+ *    in flight: fewer ask (on 2026-12-06: 43 -> 2 of 512 stock, 8 -> 0
+ *    of 128 debug, retransmissions, which always ask, not counted);
+ *  - lazy_end_ack: 128 (debug kernel: 32) messages of one segment, sent
+ *    at once: off, each message's end is acknowledged at once (at least
+ *    one ACK per message); on, it waits like any segment: fewer than one
+ *    ACK per 2 messages (35 of 128).  Not on the debug kernel, where
+ *    segments arrive more than the delayed ACK's 200 us apart, so that
+ *    it acknowledges nearly each one anyway (29 of 32): logged there.
+ * Every message is read whole and checked.
+ */
+TEST_F_TIMEOUT(conn, lazy_acks, 120)
+{
+	const int big = debug_kernel() ? 8 : 32, small = debug_kernel() ? 32 : 128;
+	unsigned long long now[2], acks[2], fills[2];
+	struct mrc_info ci, si;
+	unsigned char *buf;
+	int c, s, i, sz;
+	long n0, n1;
+
+	ASSERT_EQ(0, mrc_set_param("tx_burst_max", 1));
+	ASSERT_EQ(0, mrc_set_param("ack_every", 16));
+	ASSERT_EQ(0, mrc_set_param("cc_max_cwnd", 12 * 1436));
+	ASSERT_EQ(0, run(MRC_COUNT_ACK_NOW " && " MRC_COUNT_ACK_NOW,
+			 "a0", "a0", "a1", "a1"));
+	/* 5 ms on A's rails: the windows, not the CPU, limit the flight */
+	ASSERT_EQ(0, run(MRC_DELAY_5MS));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, mrc_set_param("lazy_fill_ack", i));
+		n0 = mrc_tx_count(self->nsa, self->nsa, "a0");
+		n1 = mrc_tx_count(self->nsa, self->nsa, "a1");
+		connect_segs(_metadata, self->lfd, 20000, 16, &c, &s, &ci, &buf, &sz);
+		send_recv_msgs(_metadata, c, s, buf, sz, big);
+		ASSERT_EQ(0, get_info(s, &si));
+		ASSERT_EQ(0, get_info(c, &ci));
+		now[i] = mrc_tx_count(self->nsa, self->nsa, "a0") - n0 +
+			 mrc_tx_count(self->nsa, self->nsa, "a1") - n1;
+		acks[i] = si.acks_tx;
+		TH_LOG("lazy_fill_ack %d: %llu DATA, %llu of them ACK_NOW, %llu %s; %llu %s",
+		       i, (unsigned long long)ci.tx_pkts, now[i],
+		       (unsigned long long)ci.retrans, "resent", acks[i], "ACKs");
+		EXPECT_EQ((unsigned long long)big * 16, si.rx_pkts);
+		/* a retransmission always asks */
+		ASSERT_LE(ci.retrans, now[i]);
+		fills[i] = now[i] - ci.retrans;
+		free(buf);
+		close(c);
+		close(s);
+	}
+	ASSERT_EQ(0, run("tc qdisc del dev a0 root && tc qdisc del dev a1 root"));
+	EXPECT_GT(fills[0], fills[1]) TH_LOG("lazy_fill_ack: segments that asked, not resent");
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, mrc_set_param("lazy_end_ack", i));
+		connect_segs(_metadata, self->lfd, 20000, 1, &c, &s, &ci, &buf, &sz);
+		send_recv_msgs(_metadata, c, s, buf, sz, small);
+		ASSERT_EQ(0, get_info(s, &si));
+		ASSERT_EQ(0, get_info(c, &ci));
+		TH_LOG("lazy_end_ack %d: %llu messages, %llu ACKs, %llu resent",
+		       i, (unsigned long long)si.rx_msgs,
+		       (unsigned long long)si.acks_tx, (unsigned long long)ci.retrans);
+		EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, si.caps);
+		EXPECT_EQ((unsigned long long)small, si.rx_msgs);
+		/* off: one per message at least; on: fewer than one per 2 */
+		EXPECT_TRUE(i ? debug_kernel() || si.acks_tx * 2 < (unsigned long long)small :
+				si.acks_tx >= (unsigned long long)small);
+		free(buf);
 		close(c);
 		close(s);
 	}

@@ -31,6 +31,21 @@ bounds="min_seg_size dev_rmem_max orphan_fin_timeout_ms max_orphans half_open_ti
 check_eq "bounds are writable by root (0644) and show their documented defaults" \
 	"644 644 644 644 644 644 512 268435456 10000 4096 10000 10000" \
 	"$(cd $params && stat -c %a $bounds 2>&1 | xargs) $(cd $params && cat $bounds 2>&1 | xargs)"
+acks="ack_every lazy_fill_ack lazy_end_ack lazy_ack ack_piggyback ack_pingpong_us"
+check_eq "ACK mechanisms are writable by root (0644) and show their documented defaults" \
+	"644 644 644 644 644 644 16 Y Y Y Y 4000" \
+	"$(cd $params && stat -c %a $acks 2>&1 | xargs) $(cd $params && cat $acks 2>&1 | xargs)"
+# 16 is the protocol's bound: senders rely on an ACK every 16 segments
+ae=()
+for v in 17 0 1 16; do
+	if { echo $v >$params/ack_every; } 2>/dev/null; then
+		ae+=("$v:$(cat $params/ack_every)")
+	else
+		ae+=("$v:refused")
+	fi
+done
+check_eq "ack_every takes 1-16 only (17 and 0 refused)" \
+	"17:refused 0:refused 1:1 16:16" "${ae[*]}"
 IFS=, read -r m0 m1 m2 <"$params/mem"
 check "the protocol's memory limits (mem) are set and ordered: $m0 $m1 $m2 pages" \
 	test "$m0" -gt 0 -a "$m0" -le "$m1" -a "$m1" -le "$m2"

@@ -208,7 +208,7 @@ static enum hrtimer_restart mrc_conn_ack_timer(struct hrtimer *t)
 		if (early > 0) {
 			delay = early;	/* armed for an ACK that left since */
 		} else {
-			/* No answer carried it in time: acknowledge ends at once. */
+			/* No answer carried it in time: the usual rule for ends. */
 			ms->pingpong = false;
 			mrc_input_send_ack(ms, &xq);
 			/* No memory for the ACK: try again soon. */

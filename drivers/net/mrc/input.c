@@ -39,17 +39,21 @@
  * The limits and the price derive from our settings (max-msg-size,
  * SO_RCVBUF, min_seg_size, dev_rmem_max), never from numbers in packets.
  *
- * ACKs: at least every ack_every packets (a module parameter), at once
- * for a duplicate, a CE mark, a CLOSE, a segment whose sender asks for it
- * (ACK_NOW: a retransmission, or one that fills a nearly empty window)
- * and, from a peer that does not read ACKs on DATA, the end of a
- * message; otherwise within MRC_ACK_DELAY_US.  Each ACK names its trigger (PSN, EV, transmission)
- * so the sender learns which path delivered what, and carries the CE
- * count and our credit.  With a peer that reads ACKs on DATA
- * (MRC_F_REQ_ACK_DATA), a pending ACK rides our next DATA packet that has
- * room for it (output.c, mrc_input_piggyback()), and while our
- * application answers each message (@pingpong) a message's end waits for
- * that answer, at most ack_pingpong_us.
+ * ACKs: at least every ack_every packets (a module parameter, at most
+ * MRC_ACK_EVERY_MAX: senders rely on it), at once for a duplicate, a CE
+ * mark, a CLOSE, a segment whose sender asks for it (ACK_NOW, output.c:
+ * a retransmission, or a segment that fills a window while few are in
+ * flight), when our credit ends within ack_every PSNs, and, from a peer
+ * that does not read ACKs on DATA, at the end of a message; otherwise
+ * within MRC_ACK_DELAY_US (ack_pingpong_us, below).  Each ACK names its
+ * trigger (PSN, EV, transmission) so the sender learns which path
+ * delivered what, and carries the CE count and our credit.  With a peer
+ * that reads ACKs on DATA (MRC_F_REQ_ACK_DATA), a pending ACK rides our
+ * next DATA packet that has room for it (output.c,
+ * mrc_input_piggyback()); a message's end is acknowledged as any segment
+ * (lazy_end_ack; at once without it), and while our application answers
+ * each message (@pingpong) it waits for that answer, at most
+ * ack_pingpong_us.
  *
  * Context: every function here runs under the connection lock, but the
  * reader's: mrc_input_take_msg() and mrc_input_release() (lock_sock).
@@ -81,8 +85,8 @@ MODULE_PARM_DESC(ack_pingpong_us,
 		 "With ACKs on DATA: how long the ACK of a message waits for the answer, us (0-"
 		 __stringify(MRC_RTO_MIN_US) " / 2; 0: at once)");
 
-unsigned int mrc_ack_every = MRC_ACK_EVERY;
-MRC_PARAM_UINT_RANGE(ack_every, mrc_ack_every, 1, MRC_ACK_EVERY_MAX);
+static unsigned int ack_every = MRC_ACK_EVERY;
+MRC_PARAM_UINT_RANGE(ack_every, ack_every, 1, MRC_ACK_EVERY_MAX);
 MODULE_PARM_DESC(ack_every,
 		 "ACK at least every N data segments, 1-" __stringify(MRC_ACK_EVERY_MAX)
 		 " (sooner for CE, duplicates, ACK_NOW, and within "
@@ -1073,7 +1077,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	}
 	ms->ack_pending++;
 	mrc_input_trigger(ms, plane, pkt, ce, seg->now);
-	every = READ_ONCE(mrc_ack_every);
+	every = READ_ONCE(ack_every);
 	/* Also at once when the credit ends within the next ack_every PSNs. */
 	if (now || ms->ack_pending >= every ||
 	    !mrc_psn_before(psn + every, ms->rwnd_adv))

@@ -255,7 +255,12 @@ struct mrc_net {
 #define MRC_ACK_PINGPONG_MAX_US	(MRC_RTO_MIN_US / 2)
 #define MRC_ACK_RETRY_US	1000	/* an ACK that found no memory, again */
 #define MRC_ACK_EVERY		16	/* ack_every default: ACK at least every N packets */
-#define MRC_ACK_EVERY_MAX	64	/* ack_every's upper bound */
+/*
+ * ack_every's upper bound, and the protocol's: a receiver acknowledges at
+ * least every this many DATA segments (wire.rst), which a sender relies
+ * on when it does not ask for an ACK (lazy_fill_ack).
+ */
+#define MRC_ACK_EVERY_MAX	16
 #define MRC_INITIAL_CREDIT	64	/* PSNs a REQ/ACCEPT grants, at most */
 /* Idle connections' credit may add up to this many times dev_rmem_max. */
 #define MRC_DEV_RMEM_OVERCOMMIT	4

@@ -79,7 +79,8 @@ MODULE_PARM_DESC(sndbuf_max,
 static bool lazy_fill_ack = true;
 module_param(lazy_fill_ack, bool, 0644);
 MODULE_PARM_DESC(lazy_fill_ack,
-		 "The segment that fills a window asks for an ACK at once only while fewer than ack_every segments are in flight");
+		 "A segment filling a window or the credit (or, last queued, SO_SNDBUF) asks for an ACK only below "
+		 __stringify(MRC_ACK_EVERY_MAX) " in flight (0: any filling a window or credit)");
 
 static unsigned int tx_burst_us = 1000;
 MRC_PARAM_UINT_RANGE(tx_burst_us, tx_burst_us, 0, 10000);
@@ -344,8 +345,8 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
 /*
  * The DATA/CLOSE headers of one transmission of segment @i of the chunk
  * with @cb at @h, with @flags (an ACK part's, written after them); they
- * ask for an ACK at once (@ack_now) when the sender cannot go on without
- * one, and for a CLOSE; at a message's end only from a peer that does not
+ * ask for an ACK at once (@ack_now: mrc_output_fills(), a retransmission),
+ * and for a CLOSE; at a message's end only from a peer that does not
  * read ACKs on DATA (one that does decides that itself, input.c).
  */
 static void mrc_output_hdr(const struct mrc_sock *ms,
@@ -496,32 +497,39 @@ static void mrc_output_untake(struct mrc_sock *ms, u32 psn)
 }
 
 /*
+ * Whether the segment just sent must ask for an ACK at once (ACK_NOW)
+ * because the sender cannot go on without one: it fills the plane's
+ * window (@cc) or the peer's credit, or (lazy_fill_ack) it is the last
+ * queued segment and the send buffer is full, so the writer waits for
+ * an ACK too (a small SO_SNDBUF).
+ * A receiver acknowledges at least every MRC_ACK_EVERY_MAX segments
+ * (ack_every is at most that, wire.rst), so with lazy_fill_ack a flight
+ * of that many needs no request: an ACK is on its way, whatever the
+ * peer's setting.  A smaller flight asks, so that it never waits for the
+ * delayed ACK (MRC_ACK_DELAY_US) or, at a message's end, for the answer
+ * the receiver's application may send (ack_pingpong_us).  Without
+ * lazy_fill_ack every segment that fills a window asks, as before.
+ */
+static bool mrc_output_fills(const struct mrc_sock *ms, const struct mrc_cc *cc)
+{
+	bool full = !mrc_cc_avail(cc) || !mrc_psn_before(ms->txw.nxt, ms->rwnd_psn);
+
+	if (!READ_ONCE(lazy_fill_ack))
+		return full;
+	if (ms->txw.in_flight >= MRC_ACK_EVERY_MAX)
+		return false;
+	/* or all the writer may queue is in flight: nothing left to send */
+	return full || (!ms->send_segs &&
+			sk_wmem_alloc_get(&ms->sk) >= READ_ONCE(ms->sk.sk_sndbuf));
+}
+
+/*
  * Account a transmission of PSN @psn (its segment is in the ring) on path
  * @path at @now (mrc_now_us() of this mrc_output_push()): scoreboard,
  * path, plane window and counters.  Returns its
  * transmission count (0: the first), or -1 if the scoreboard refused it.
- * *@ack_now: the receiver acknowledges every ack_every segments; the one
- * that fills the plane's window or the peer's credit while fewer than
- * that are in flight (mrc_output_fills()), and a retransmission
- * (recovery), are acknowledged at once instead, so a window smaller than
- * that never waits for the delayed ACK.
+ * *@ack_now: see mrc_output_fills(); and a retransmission (recovery).
  */
-/*
- * Whether the segment just sent fills the plane's window (@cc) or the
- * peer's credit and must ask for an ACK at once: with lazy_fill_ack only
- * while fewer than ack_every segments are in flight, since otherwise the
- * receiver's every-ack_every ACK is on its way anyway.  (The peer's
- * ack_every may differ from ours: then the delayed ACK, MRC_ACK_DELAY_US,
- * bounds the wait.)
- */
-static bool mrc_output_fills(const struct mrc_sock *ms, const struct mrc_cc *cc)
-{
-	if (mrc_cc_avail(cc) && mrc_psn_before(ms->txw.nxt, ms->rwnd_psn))
-		return false;
-	return !READ_ONCE(lazy_fill_ack) ||
-	       ms->txw.in_flight < READ_ONCE(mrc_ack_every);
-}
-
 static int mrc_output_sent(struct mrc_sock *ms, u32 psn, int path, u32 now,
 			   struct mrc_spray_plane *planes, bool *ack_now)
 {

@@ -265,7 +265,8 @@ struct mrc_endpoint_rail {
  * @ack_pending: packets received since our last ACK
  * @pingpong: the application answers what it reads at once: a message's
  *	end is acknowledged by the reply's DATA (MRC_F_DATA_ACK) or the
- *	delayed ACK (ack_pingpong_us), not at once; set when we send new
+ *	delayed ACK (ack_pingpong_us), not by the usual rule (input.c:
+ *	at once, or with lazy_end_ack as any segment); set when we send new
  *	data alone, with room for an ACK part, within ack_pingpong_us of the
  *	last arrival, cleared
  *	when the delayed ACK fires (as TCP's pingpong mode); only with
@@ -654,7 +655,6 @@ void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf);
 /* Module parameter of input.c (Documentation/mrc.rst). */
 extern unsigned int mrc_ack_pingpong_us;
-extern unsigned int mrc_ack_every;
 void mrc_input_sock_init(struct mrc_sock *ms);
 bool mrc_input_readable(const struct mrc_sock *ms);
 struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek);
