@@ -597,12 +597,12 @@ void mrc_conn_destroy(struct mrc_sock *ms)
 	mrc_output_purge(ms);
 	mrc_input_purge(ms, true);
 	sk_mem_reclaim_final(&ms->sk);
+	mrc_output_ring_free(ms, ms->txrec, ms->txseg);
 	mrc_path_free(ms);
 	mrc_handshake_free_rails(ms);
-	kvfree(ms->txrec);
-	kvfree(ms->txseg);
 	ms->txrec = NULL;
 	ms->txseg = NULL;
+	memset(&ms->txw, 0, sizeof(ms->txw));	/* its ring is gone */
 }
 
 /**

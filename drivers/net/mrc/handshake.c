@@ -336,7 +336,11 @@ static bool mrc_take_peer(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 	return true;
 }
 
-/* Scoreboard ring of the initial size. */
+/*
+ * A client's scoreboard ring of the initial size, until its paths are set
+ * up (mrc_output_ring_init()): it marks the socket as used (connecting,
+ * connected or over) for af_mrc.c.
+ */
 static int mrc_alloc_txwin(struct mrc_sock *ms, gfp_t gfp)
 {
 	ms->txrec = kcalloc(MRC_TXWIN_MIN, sizeof(*ms->txrec), gfp);
@@ -366,9 +370,9 @@ int mrc_handshake_child_ready(struct mrc_sock *ms)
 	int err;
 
 	lockdep_assert_held(&ms->lock);
-	err = mrc_alloc_txwin(ms, GFP_ATOMIC);
+	err = mrc_path_setup(ms, ms->mdev, GFP_ATOMIC);
 	if (!err)
-		err = mrc_path_setup(ms, ms->mdev, GFP_ATOMIC);
+		mrc_output_ring_init(ms);	/* the scoreboard, in the path block */
 	return err;
 }
 
@@ -796,6 +800,7 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		mrc_conn_abort(ms, -err, true, xq);
 		return false;
 	}
+	mrc_output_ring_init(ms);
 	mrc_set_state(ms, MRC_ST_ESTABLISHED);
 	ms->backoff = 0;
 	ms->last_progress = jiffies;

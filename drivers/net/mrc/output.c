@@ -1034,6 +1034,90 @@ void mrc_output_purge(struct mrc_sock *ms)
 	}
 }
 
+/*
+ * Move the scoreboard to the zeroed ring @rec/@segs of @size (a power of
+ * two that holds every PSN in flight); the old ring's records go to
+ * *@old_rec and its segments to *@old_segs, for mrc_output_ring_free().
+ * False (nothing moved) if @size cannot hold them.
+ */
+static bool mrc_output_ring_move(struct mrc_sock *ms, struct mrc_txrec *rec,
+				 struct mrc_txseg *segs, u32 size,
+				 struct mrc_txrec **old_rec,
+				 struct mrc_txseg **old_segs)
+{
+	u32 old = ms->txw.size, i;
+
+	lockdep_assert_held(&ms->lock);
+	if (size < ms->txw.nxt - ms->txw.una)
+		return false;
+	for (i = 0; i < old; i++) {
+		u32 psn = ms->txw.una + i;
+
+		if (mrc_psn_before(psn, ms->txw.nxt))
+			segs[psn & (size - 1)] = ms->txseg[psn & (old - 1)];
+	}
+	*old_rec = mrc_txwin_resize(&ms->txw, rec, size);
+	if (!*old_rec)
+		return false;
+	*old_segs = ms->txseg;
+	ms->txrec = rec;
+	ms->txseg = segs;
+	return true;
+}
+
+/**
+ * mrc_output_ring_free() - free a scoreboard ring the connection left
+ * @ms: the connection (its path block, if any, not freed yet)
+ * @rec: the ring's records (NULL: none)
+ * @segs: its segments
+ *
+ * The path block's own ring (mrc_path_ring()) goes with the block.
+ *
+ * Context: before mrc_path_free(); the conn lock, or lock_sock after the
+ * connection was established (the block does not change then).
+ */
+void mrc_output_ring_free(struct mrc_sock *ms, struct mrc_txrec *rec,
+			  struct mrc_txseg *segs)
+{
+	if (rec && rec == mrc_path_ring(ms, NULL))
+		return;
+	kvfree(rec);
+	kvfree(segs);
+}
+
+/**
+ * mrc_output_ring_init() - the scoreboard moves into the path block
+ * @ms: the connection (conn lock), its paths just set up
+ *
+ * An accepted connection starts its scoreboard there; a client moves the
+ * ring connect() allocated into it (empty and of the first size: sendmsg
+ * waits for the connection).  An idle connection keeps one allocation,
+ * its path block, besides the socket.
+ */
+void mrc_output_ring_init(struct mrc_sock *ms)
+{
+	struct mrc_txrec *rec, *old_rec;
+	struct mrc_txseg *segs, *old_segs;
+	bool moved;
+
+	lockdep_assert_held(&ms->lock);
+	rec = mrc_path_ring(ms, &segs);
+	if (WARN_ON_ONCE(!rec))
+		return;
+	if (!ms->txrec) {
+		mrc_txwin_init(&ms->txw, ms->isn, rec, MRC_TXWIN_MIN);
+		ms->txrec = rec;
+		ms->txseg = segs;
+		return;
+	}
+	if (WARN_ON_ONCE(ms->txw.size != MRC_TXWIN_MIN || ms->txw.in_flight))
+		return;
+	/* Cannot fail: the same size.  A kmalloc'd ring: freed in atomic. */
+	moved = mrc_output_ring_move(ms, rec, segs, MRC_TXWIN_MIN, &old_rec, &old_segs);
+	if (!WARN_ON_ONCE(!moved))
+		mrc_output_ring_free(ms, old_rec, old_segs);
+}
+
 /**
  * mrc_output_grow() - give the scoreboard a ring big enough for @need PSNs
  * @ms: the connection (lock_sock held; not the conn lock)
@@ -1048,7 +1132,7 @@ void mrc_output_purge(struct mrc_sock *ms)
  */
 void mrc_output_grow(struct mrc_sock *ms, u32 need)
 {
-	u32 old = READ_ONCE(ms->txw.size), size, i;
+	u32 old = READ_ONCE(ms->txw.size), size;
 	struct mrc_txrec *rec, *old_rec;
 	struct mrc_txseg *segs, *old_segs;
 
@@ -1065,24 +1149,16 @@ void mrc_output_grow(struct mrc_sock *ms, u32 need)
 		mrc_conn_spin_unlock(ms);
 		goto out;
 	}
-	old_segs = ms->txseg;
-	for (i = 0; i < old; i++) {
-		u32 psn = ms->txw.una + i;
-
-		if (mrc_psn_before(psn, ms->txw.nxt))
-			segs[psn & (size - 1)] = old_segs[psn & (old - 1)];
-	}
 	/* Cannot fail: size > old >= nxt - una, a power of two. */
-	old_rec = mrc_txwin_resize(&ms->txw, rec, size);
-	if (WARN_ON_ONCE(!old_rec)) {
+	if (WARN_ON_ONCE(!mrc_output_ring_move(ms, rec, segs, size, &old_rec,
+					       &old_segs))) {
 		mrc_conn_spin_unlock(ms);
 		goto out;
 	}
-	ms->txrec = rec;
-	ms->txseg = segs;
-	rec = old_rec;
-	segs = old_segs;
 	mrc_conn_spin_unlock(ms);
+	/* The path block's ring stays with the block (we hold the socket). */
+	mrc_output_ring_free(ms, old_rec, old_segs);
+	return;
 out:
 	kvfree(rec);
 	kvfree(segs);

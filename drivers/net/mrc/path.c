@@ -88,23 +88,62 @@ static void mrc_path_params(struct mrc_sock *ms)
 
 /*
  * The paths' state is one allocation: the EVs, the per-plane state, the
- * scoreboard's per-path state and the scratch bytes, in that order (each
- * part a multiple of 8 bytes but the last).  A connection of one plane
- * and 32 paths takes 4040 bytes: one kmalloc-4k object where five
- * allocations took 5.3 KB.  KASAN sees one object: an index past
+ * scoreboard's per-path state, the scoreboard's first ring (its records,
+ * then its segments: MRC_TXWIN_MIN each, mrc_path_ring()) and the
+ * scratch bytes, in that order (each part a multiple of 8 bytes but the
+ * last).  A connection of one plane (plane 0) and 32 paths takes 4048
+ * bytes: one kmalloc-4k object.  KASAN sees one object: an index past
  * evs[npaths] into the planes would go unnoticed, which is why planes are
- * reached through mrc_plane() (bounded by ms->planes) and paths through
- * indices checked against ms->npaths.
+ * reached through mrc_plane() (bounded by ms->planes), paths through
+ * indices checked against ms->npaths, and the ring through PSNs masked
+ * by its size.
  */
 static size_t mrc_path_block_size(u32 n, u32 nplanes)
 {
 	BUILD_BUG_ON(sizeof(struct mrc_ev) % 8 || sizeof(struct mrc_plane) % 8 ||
-		     sizeof(struct mrc_txpath) % 8);
+		     sizeof(struct mrc_txpath) % 8 ||
+		     (MRC_TXWIN_MIN * sizeof(struct mrc_txrec)) % 8 ||
+		     (MRC_TXWIN_MIN * sizeof(struct mrc_txseg)) % 8);
 	BUILD_BUG_ON(__alignof__(struct mrc_plane) > 8 ||
-		     __alignof__(struct mrc_txpath) > 8);
+		     __alignof__(struct mrc_txpath) > 8 ||
+		     __alignof__(struct mrc_txrec) > 8 ||
+		     __alignof__(struct mrc_txseg) > 8);
+	/* Plane 0's default paths in a kmalloc-4k object, ring included. */
+	BUILD_BUG_ON(MRC_EVS_PER_PLANE_DEFAULT *
+		     (sizeof(struct mrc_ev) + sizeof(struct mrc_txpath) + 1) +
+		     sizeof(struct mrc_plane) + MRC_TXWIN_MIN *
+		     (sizeof(struct mrc_txrec) + sizeof(struct mrc_txseg)) > 4096);
 	return size_add(size_add(array_size(n, sizeof(struct mrc_ev)),
 				 array_size(nplanes, sizeof(struct mrc_plane))),
-			size_add(array_size(n, sizeof(struct mrc_txpath)), n));
+			size_add(size_add(array_size(n, sizeof(struct mrc_txpath)), n),
+				 MRC_TXWIN_MIN * (sizeof(struct mrc_txrec) +
+						  sizeof(struct mrc_txseg))));
+}
+
+/**
+ * mrc_path_ring() - the scoreboard ring that lives in the path block
+ * @ms: the connection
+ * @segs: where its segments' array is stored (may be NULL)
+ *
+ * MRC_TXWIN_MIN records and as many segments, zeroed by the allocation:
+ * the ring of every connection until its window outgrows it
+ * (mrc_output_ring_init(), mrc_output_grow()); freed with the block.
+ *
+ * Context: the conn lock, or the block cannot change (it is set up
+ * before the connection is established and freed with the socket).
+ * Return: its records, or NULL before mrc_path_setup() (or after
+ * mrc_path_free()).
+ */
+struct mrc_txrec *mrc_path_ring(const struct mrc_sock *ms, struct mrc_txseg **segs)
+{
+	struct mrc_txrec *rec;
+
+	if (!ms->evs)
+		return NULL;
+	rec = (struct mrc_txrec *)(ms->txpaths + ms->npaths);
+	if (segs)
+		*segs = (struct mrc_txseg *)(rec + MRC_TXWIN_MIN);
+	return rec;
 }
 
 /**
@@ -161,7 +200,9 @@ again:
 	}
 	pl = (struct mrc_plane *)(evs + n);
 	ms->txpaths = (struct mrc_txpath *)(pl + nplanes);
-	ms->path_scratch = (u8 *)(ms->txpaths + n);
+	/* After the ring: MRC_TXWIN_MIN records, as many segments. */
+	ms->path_scratch = (u8 *)((struct mrc_txseg *)
+		((struct mrc_txrec *)(ms->txpaths + n) + MRC_TXWIN_MIN) + MRC_TXWIN_MIN);
 	mrc_path_params(ms);
 	ms->ev_base = get_random_u32_below(MRC_EV_MAX + 1);
 	ms->ev_step = get_random_u32_below(MRC_EV_MAX + 1) | 1;

@@ -125,8 +125,9 @@ struct mrc_plane {
 /* Paths (EVs) per connection: evs-per-plane (at most 256) x planes. */
 #define MRC_MAX_PATHS		4096
 /*
- * Scoreboard ring: starts small (an idle or request/response connection
- * keeps 384 bytes of it), grows in sendmsg up to MRC_WIN_PKTS.
+ * Scoreboard ring: starts small, in the path block (an idle or
+ * request/response connection keeps those 512 bytes of records and
+ * segments), grows in sendmsg up to MRC_WIN_PKTS.
  */
 #define MRC_TXWIN_MIN		16
 
@@ -181,7 +182,8 @@ struct mrc_endpoint_rail {
  *	announced it (REQ/ACCEPT); a later change applies to new connections
  * @evs: the connection's paths, one entropy value each (array of @npaths,
  *	allocated when the connection is established, in one block with
- *	@plane, @txpaths and @path_scratch: mrc_path_setup()); conn lock
+ *	@plane, @txpaths, the first ring of @txrec and @txseg, and
+ *	@path_scratch: mrc_path_setup()); conn lock
  * @npaths: number of @evs
  * @planes: bitmap of the planes the paths are on
  * @plane: per plane: congestion control, challenge, route cache
@@ -208,7 +210,12 @@ struct mrc_endpoint_rail {
  *	difference (mrc_path_acked())
  *
  * @txw: sender scoreboard
- * @txrec: its ring
+ * @txrec: its ring: a client's from connect() until established (kept
+ *	if the handshake fails), then the path block's (mrc_path_ring())
+ *	until the window outgrows it (mrc_output_ring_init(), and
+ *	mrc_output_grow() under lock_sock too); conn lock to change.
+ *	Non-NULL also marks a socket that connected or tried to (af_mrc.c
+ *	reads it under lock_sock)
  * @txseg: the segment of each PSN in flight, same ring index as @txrec
  * @send_queue: chunks (output.c) whose segments wait for their first
  *	transmission: the first chunk's from MRC_SKB_CB()->next on
@@ -586,6 +593,9 @@ void mrc_output_acked(void *ctx, u32 psn);
 void mrc_output_sndbuf_expand(struct mrc_sock *ms);
 void mrc_output_purge(struct mrc_sock *ms);
 void mrc_output_grow(struct mrc_sock *ms, u32 need);
+void mrc_output_ring_init(struct mrc_sock *ms);
+void mrc_output_ring_free(struct mrc_sock *ms, struct mrc_txrec *rec,
+			  struct mrc_txseg *segs);
 void mrc_send_probe(struct mrc_sock *ms, struct sk_buff_head *xq);
 bool mrc_output_probe(struct mrc_sock *ms, u8 type, u16 flags,
 		      const struct mrc_wire_probe *body, u8 plane,
@@ -603,6 +613,7 @@ void mrc_challenge_answer(struct mrc_sock *ms, u8 plane,
 
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp);
+struct mrc_txrec *mrc_path_ring(const struct mrc_sock *ms, struct mrc_txseg **segs);
 void mrc_path_free(struct mrc_sock *ms);
 void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes);
 int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,

@@ -120,14 +120,18 @@ struct mrc_ev_params {
  * @probe_sent_us: when it was sent; on entering ASSUMED_BAD: the time of
  *	the loss, so the first probe is due probe_interval_us later
  * @rtt_us: last RTT sample, from a data ACK or a probe (0: none)
+ * @nacks: NACKs for packets it carried
+ * @probes: probes sent on it
+ * @probe_fails: probes that failed (timed out)
  * @pkts: data packets sent on it
  * @bytes: data bytes sent on it
  * @acks: ACKs whose trigger was sent on it
  * @ecn: ECN echoes for it
- * @nacks: NACKs for packets it carried
  * @losses: packets it carried that were declared lost
- * @probes: probes sent on it
- * @probe_fails: probes that failed (timed out)
+ *
+ * 80 bytes: a connection holds one per path (32 per plane by default),
+ * 2.5 KB of an idle connection's 6 KB per end.  @nacks, @probes and
+ * @probe_fails are 32 bits and wrap (as tcp_info's counters do).
  */
 struct mrc_ev {
 	u16 ev;
@@ -141,14 +145,14 @@ struct mrc_ev {
 	u32 probe_seq;
 	u32 probe_sent_us;
 	u32 rtt_us;
+	u32 nacks;
+	u32 probes;
+	u32 probe_fails;
 	u64 pkts;
 	u64 bytes;
 	u64 acks;
 	u64 ecn;
-	u64 nacks;
 	u64 losses;
-	u64 probes;
-	u64 probe_fails;
 };
 
 /**
