@@ -258,9 +258,10 @@ echo
 echo "== the same for one TCP connection on plane 0 ($SECS s; its spine link fails"
 echo "   at t=$((FAIL_AT / 1000)) s and heals at t=$((HEAL_AT / 1000)) s)"
 ip netns exec "$HB" python3 "$MRC_TOP/tools/demo-tcp.py" recv 5001 "$out/tcp.trace" \
-	$((SECS + 20)) >"$out/tcp-recv.out" 2>&1 &
+	$((SECS + 20)) "$tmp/tcp-ready" >"$out/tcp-recv.out" 2>&1 &
 rpid=$!
-nap 1
+# Python starts in 1-3 s under TCG: connect once it listens.
+wait_file "$tmp/tcp-ready" || { echo "FAILED: the TCP receiver did not start"; exit 1; }
 s0=$(ip netns exec $F-s0 cat /sys/class/net/a0/statistics/rx_packets)
 s1=$(ip netns exec $F-s1 cat /sys/class/net/a0/statistics/rx_packets)
 ip netns exec "$HA" python3 "$MRC_TOP/tools/demo-tcp.py" send 10.0.2.1 5001 "$SECS" &

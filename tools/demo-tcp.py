@@ -3,12 +3,13 @@
 """demo-tcp.py - the TCP side of "make demo": one TCP connection carrying
 a known byte pattern, with the same measurements mrcat makes.
 
-  demo-tcp.py recv PORT TRACE SECONDS
+  demo-tcp.py recv PORT TRACE SECONDS [READY]
                                 accept one connection, verify every byte,
                                 append "EPOCH_MS BYTES" to TRACE at most
                                 every 100 ms, print a summary at EOF or
                                 SECONDS after the connection (a stalled
-                                TCP may take that long)
+                                TCP may take that long); creates the file
+                                READY once it listens
   demo-tcp.py send ADDR PORT SECONDS
                                 send the pattern for SECONDS, then close
 
@@ -30,11 +31,13 @@ def now_ms():
     return int(time.time() * 1000)
 
 
-def recv(port, trace_path, secs):
+def recv(port, trace_path, secs, ready=None):
     srv = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("0.0.0.0", port))
     srv.listen(1)
+    if ready:
+        open(ready, "w").close()
     conn, _ = srv.accept()
     trace = open(trace_path, "a")
     total = errors = gap = 0
@@ -85,8 +88,9 @@ def send(addr, port, secs):
 
 
 def main():
-    if len(sys.argv) == 5 and sys.argv[1] == "recv":
-        return recv(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]))
+    if len(sys.argv) in (5, 6) and sys.argv[1] == "recv":
+        return recv(int(sys.argv[2]), sys.argv[3], float(sys.argv[4]),
+                    sys.argv[5] if len(sys.argv) == 6 else None)
     if len(sys.argv) == 5 and sys.argv[1] == "send":
         return send(sys.argv[2], int(sys.argv[3]), float(sys.argv[4]))
     print(__doc__, file=sys.stderr)
