@@ -96,8 +96,7 @@ FIXTURE_SETUP(close)
 
 FIXTURE_TEARDOWN(close)
 {
-	if (self->lazy_rto >= 0 && mrc_param("lazy_rto") != self->lazy_rto)
-		mrc_set_param("lazy_rto", self->lazy_rto);
+	mrc_restore_param("lazy_rto", self->lazy_rto, 0);
 	if (self->tx_burst_max > 0)
 		mrc_set_param("tx_burst_max", self->tx_burst_max);
 	if (self->reo_adapt >= 0)

@@ -111,37 +111,21 @@ FIXTURE_SETUP(conn)
 
 FIXTURE_TEARDOWN(conn)
 {
-	if (self->dev_rmem_max > 0 && mrc_param("dev_rmem_max") != self->dev_rmem_max)
-		mrc_set_param("dev_rmem_max", self->dev_rmem_max);
-	if (self->ack_every > 0 && mrc_param("ack_every") != self->ack_every)
-		mrc_set_param("ack_every", self->ack_every);
-	if (self->lazy_rto >= 0 && mrc_param("lazy_rto") != self->lazy_rto)
-		mrc_set_param("lazy_rto", self->lazy_rto);
-	if (self->tx_burst_max > 0 && mrc_param("tx_burst_max") != self->tx_burst_max)
-		mrc_set_param("tx_burst_max", self->tx_burst_max);
-	if (self->tx_burst_spread > 0 &&
-	    mrc_param("tx_burst_spread") != self->tx_burst_spread)
-		mrc_set_param("tx_burst_spread", self->tx_burst_spread);
-	if (self->tx_burst_us >= 0 && mrc_param("tx_burst_us") != self->tx_burst_us)
-		mrc_set_param("tx_burst_us", self->tx_burst_us);
-	if (self->rx_burst >= 0 && mrc_param("rx_burst") != self->rx_burst)
-		mrc_set_param("rx_burst", self->rx_burst);
-	if (self->tx_chunk_segs > 0 && mrc_param("tx_chunk_segs") != self->tx_chunk_segs)
-		mrc_set_param("tx_chunk_segs", self->tx_chunk_segs);
-	if (self->sndbuf_max >= 0 && mrc_param("sndbuf_max") != self->sndbuf_max)
-		mrc_set_param("sndbuf_max", self->sndbuf_max);
-	if (self->ack_piggyback >= 0 && mrc_param("ack_piggyback") != self->ack_piggyback)
-		mrc_set_param("ack_piggyback", self->ack_piggyback);
-	if (self->ack_pingpong_us >= 0 && mrc_param("ack_pingpong_us") != self->ack_pingpong_us)
-		mrc_set_param("ack_pingpong_us", self->ack_pingpong_us);
-	if (self->lazy_ack >= 0 && mrc_param("lazy_ack") != self->lazy_ack)
-		mrc_set_param("lazy_ack", self->lazy_ack);
-	if (self->lazy_fill_ack >= 0 && mrc_param("lazy_fill_ack") != self->lazy_fill_ack)
-		mrc_set_param("lazy_fill_ack", self->lazy_fill_ack);
-	if (self->lazy_end_ack >= 0 && mrc_param("lazy_end_ack") != self->lazy_end_ack)
-		mrc_set_param("lazy_end_ack", self->lazy_end_ack);
-	if (self->cc_max_cwnd > 0 && mrc_param("cc_max_cwnd") != self->cc_max_cwnd)
-		mrc_set_param("cc_max_cwnd", self->cc_max_cwnd);
+	mrc_restore_param("dev_rmem_max", self->dev_rmem_max, 1);
+	mrc_restore_param("ack_every", self->ack_every, 1);
+	mrc_restore_param("lazy_rto", self->lazy_rto, 0);
+	mrc_restore_param("tx_burst_max", self->tx_burst_max, 1);
+	mrc_restore_param("tx_burst_spread", self->tx_burst_spread, 1);
+	mrc_restore_param("tx_burst_us", self->tx_burst_us, 0);
+	mrc_restore_param("rx_burst", self->rx_burst, 0);
+	mrc_restore_param("tx_chunk_segs", self->tx_chunk_segs, 1);
+	mrc_restore_param("sndbuf_max", self->sndbuf_max, 0);
+	mrc_restore_param("ack_piggyback", self->ack_piggyback, 0);
+	mrc_restore_param("ack_pingpong_us", self->ack_pingpong_us, 0);
+	mrc_restore_param("lazy_ack", self->lazy_ack, 0);
+	mrc_restore_param("lazy_fill_ack", self->lazy_fill_ack, 0);
+	mrc_restore_param("lazy_end_ack", self->lazy_end_ack, 0);
+	mrc_restore_param("cc_max_cwnd", self->cc_max_cwnd, 1);
 	if (self->wmem_default > 0)
 		run(MRC_SET_WMEM_DEFAULT, self->wmem_default);
 	if (self->lfd >= 0)

@@ -691,6 +691,16 @@ static inline int mrc_set_param(const char *name, long v)
 	return r;
 }
 
+/*
+ * Put back parameter @name's value @saved (read before the test changed
+ * it), unless @saved is below @min: never read, or unreadable.
+ */
+static inline void mrc_restore_param(const char *name, long saved, long min)
+{
+	if (saved >= min && mrc_param(name) != saved)
+		mrc_set_param(name, saved);
+}
+
 static inline long module_refcnt(void)
 {
 	FILE *f = fopen("/sys/module/mrc/refcnt", "r");
