@@ -192,6 +192,11 @@ pair_state() {
 
 # ---- 1. as root ------------------------------------------------------------
 dmesg_mark
+# A rail that is not the fuzzer's, as the threads attach one (sit0, which
+# the debug kernel has in every namespace, once stayed on plane 3): the
+# last repair detaches it.
+check "a foreign rail on $NA's mrc0, plane 3" eval \
+	"ip -n $NA link add sfx0 type veth peer name sfx1 && mrcctl -n $NA rail add sfx0 dev mrc0 plane 3"
 fuzz_pair root "$SECS"
 report root "fuzz as root, $SECS s"
 # sent: by the fuzzing threads' send calls (on any socket: the service
@@ -218,7 +223,7 @@ no_conns "as root: every fuzz socket gone" $NA $NB
 # Each fuzzer's last repair put its side back as mrc_pair made it (a
 # random rail-set can swap the two rails' planes; a repair that moved
 # the rails one by one once left a0 out, and a transfer to 10.0.0.2
-# found no route: ENETUNREACH).
+# found no route: ENETUNREACH), and detached every other rail.
 rails_of() {
 	mrcctl -n "$1" dev show mrc0 |
 		awk '$1 == "rail" { printf "%s:%s:%s ", $2, $4, $8 }'

@@ -32,7 +32,8 @@
  *              random netlink messages did in between; while its
  *              udp-port cannot be put back (connections run on it:
  *              "repair EBUSY" in the summary), no thread connects, so
- *              that the device drains
+ *              that the device drains; at the end, every other rail the
+ *              threads attached to MRCDEV is detached
  * -U           unprivileged run: no repair; a configuration request
  *              (genl dev-set, rail-add/del/set, path-set, rtnetlink link
  *              add/del/set) that succeeds is a violation, and so is a
@@ -1931,6 +1932,32 @@ static void read_dev(struct thr *t)
 }
 
 /*
+ * Detach from the topology device every rail that is not one of ours: a
+ * device of the namespace the threads attached (sit0, where the kernel
+ * has one in every namespace, cannot be deleted with the fuzzer's own).
+ */
+static void detach_foreign(struct thr *t, unsigned int dev)
+{
+	struct if_nameindex *ni = if_nameindex(), *p;
+	struct nl_reply rep;
+	int i;
+
+	for (p = ni; p && p->if_index; p++) {
+		unsigned int get[2] = { MRC_A_RAIL_IFINDEX, p->if_index };
+
+		for (i = 0; i < nrails; i++)
+			if (!strcmp(p->if_name, rail_names[i]))
+				break;
+		if (i < nrails || genl_simple(t, MRC_CMD_RAIL_GET, get, 1, &rep) ||
+		    attr_u32(reply_attr(&rep, MRC_A_RAIL_DEV_IFINDEX)) != dev)
+			continue;
+		genl_simple(t, MRC_CMD_RAIL_DEL, get, 1, &rep);
+	}
+	if (ni)
+		if_freenameindex(ni);
+}
+
+/*
  * Put the topology back.  Returns 0, -EAGAIN if a rail could not be put
  * back yet (its plane held by a device the threads attached meanwhile),
  * or -EBUSY if the udp-port could not be restored yet: it cannot change
@@ -1952,8 +1979,12 @@ static int repair(struct thr *t, bool last)
 	 * Two phases, so that rails whose planes were swapped (a0 on plane 1,
 	 * a1 on plane 0) come back in one pass: first detach every rail of
 	 * ours that is on another device or another plane, then attach what
-	 * is missing and raise what is admin down.
+	 * is missing and raise what is admin down.  The drain after the run
+	 * also detaches the rails the threads added, so that the device is
+	 * left exactly as it was.
 	 */
+	if (last)
+		detach_foreign(t, dev);
 	for (i = 0; i < nrails; i++) {
 		unsigned int ifi = if_nametoindex(rail_names[i]);
 		unsigned int get[2] = { MRC_A_RAIL_IFINDEX, ifi };
