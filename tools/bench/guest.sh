@@ -34,7 +34,7 @@ tmp=$(mktemp -d)
 QUICK=${BENCH_QUICK:-0}
 ONLY=" ${BENCH_ONLY:-p1 p2 p4 p3 p5 p6 ab p7 rxe} "
 # Module parameters A/B-measured by "ab": name=value1,value2 ...
-AB=${BENCH_AB:-lazy_fill_ack=0,1 lazy_end_ack=0,1 rx_coalesce=0,1 lazy_rto=0,1 tx_chunk_segs=1,16}
+AB=${BENCH_AB:-lazy_fill_ack=0,1 lazy_end_ack=0,1 rx_coalesce=0,1 lazy_rto=0,1 tx_chunk_segs=1,16 rx_msg_spare=0,1}
 RATE=${BENCH_RATE:-50}
 MTU=${BENCH_MTU:-9000}
 DELAY=${BENCH_DELAY_MS:-1}

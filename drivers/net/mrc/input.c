@@ -74,6 +74,11 @@ module_param(rx_coalesce, bool, 0644);
 MODULE_PARM_DESC(rx_coalesce,
 		 "Keep a message's in-order segments in one skb, charged what their pages take");
 
+static bool rx_msg_spare = true;
+module_param(rx_msg_spare, bool, 0644);
+MODULE_PARM_DESC(rx_msg_spare,
+		 "Keep the last message descriptor a reader freed for the next message (one per socket)");
+
 static bool reo_adapt;
 module_param(reo_adapt, bool, 0644);
 MODULE_PARM_DESC(reo_adapt,
@@ -143,10 +148,44 @@ u32 mrc_input_truesize(u32 seg)
 		     SKB_TRUESIZE(max_t(u32, 2 * PAGE_SIZE, roundup_pow_of_two(data))));
 }
 
-/* Memory a message's bookkeeping takes (its kmalloc bucket). */
+/* Memory a message's bookkeeping takes: its kmalloc bucket, set at load. */
+static u32 mrc_rx_msg_size __ro_after_init;
+
+/**
+ * mrc_input_setup() - what receive bookkeeping costs, once at module load
+ *
+ * kmalloc_size_roundup() is a lookup per call; the receive path prices
+ * every ACK's credit with it, so the answer is kept.
+ */
+void __init mrc_input_setup(void)
+{
+	mrc_rx_msg_size = kmalloc_size_roundup(sizeof(struct mrc_rx_msg));
+}
+
 static u32 mrc_input_msg_cost(void)
 {
-	return kmalloc_size_roundup(sizeof(struct mrc_rx_msg));
+	return mrc_rx_msg_size;
+}
+
+/*
+ * A message descriptor: the socket's spare (rx_msg_spare) if it has one.
+ * In a ping-pong every message is alone in flight, so the reader's free
+ * and this allocation pair up: no slab round trip per message.
+ */
+static struct mrc_rx_msg *mrc_input_msg_alloc(struct mrc_sock *ms)
+{
+	struct mrc_rx_msg *m = NULL;
+
+	if (READ_ONCE(ms->rx_spare))
+		m = xchg(&ms->rx_spare, NULL);
+	return m ?: kmalloc(sizeof(*m), GFP_ATOMIC);
+}
+
+/* Keep @m as the spare if the slot is empty (and rx_msg_spare), else free it. */
+static void mrc_input_msg_put(struct mrc_sock *ms, struct mrc_rx_msg *m)
+{
+	if (!READ_ONCE(rx_msg_spare) || cmpxchg(&ms->rx_spare, NULL, m))
+		kfree(m);
 }
 
 /* What one PSN of credit costs at most: a segment and a message's struct. */
@@ -885,7 +924,7 @@ static enum mrc_drop_reason mrc_input_data(struct mrc_sock *ms,
 	if (m && m->len != msg_len)
 		return MRC_DROP_BAD_DATA;
 	if (!m) {
-		new = kmalloc(sizeof(*new), GFP_ATOMIC);
+		new = mrc_input_msg_alloc(ms);
 		if (!new)
 			return MRC_DROP_NO_BUFFER;
 		new->id = msg_id;
@@ -1413,11 +1452,11 @@ struct mrc_rx_msg *mrc_input_take_msg(struct mrc_sock *ms, bool peek)
 }
 
 /*
- * Free a message and its segments; @delivered: the reader copied it out
- * (its skbs are consumed; otherwise they are freed as drops, which drop
- * monitors and the skb:kfree_skb tracepoint see).
+ * Free a message's segments; @delivered: the reader copied it out (its
+ * skbs are consumed; otherwise they are freed as drops, which drop
+ * monitors and the skb:kfree_skb tracepoint see).  The caller frees @m.
  */
-static void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
+static void mrc_input_free_segs(struct mrc_rx_msg *m, bool delivered)
 {
 	struct sk_buff *skb, *next;
 
@@ -1429,7 +1468,6 @@ static void mrc_input_free_msg(struct mrc_rx_msg *m, bool delivered)
 		else
 			kfree_skb(skb);
 	}
-	kfree(m);
 }
 
 /**
@@ -1453,7 +1491,8 @@ void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,
 	u32 charged = m->charged;
 
 	sock_owned_by_me(&ms->sk);
-	mrc_input_free_msg(m, delivered);
+	mrc_input_free_segs(m, delivered);
+	mrc_input_msg_put(ms, m);
 	atomic_sub(charged, &ms->sk.sk_rmem_alloc);
 	atomic_add(charged, &ms->rx_freed);
 	smp_mb__after_atomic();	/* pairs with mrc_conn_spin_unlock() */
@@ -1507,8 +1546,9 @@ void mrc_input_fold_pending(struct mrc_sock *ms)
 /**
  * mrc_input_purge() - drop received messages
  * @ms: the connection (conn lock, or unreachable)
- * @all: every message; else only those recvmsg() can never return (the
- *	incomplete ones, in @rx_msgs): complete messages (@rx_ready) stay
+ * @all: every message and the spare descriptor (no reader is left); else
+ *	only those recvmsg() can never return (the incomplete ones, in
+ *	@rx_msgs): complete messages (@rx_ready) stay
  *	readable until the application reads them or closes the socket
  */
 void mrc_input_purge(struct mrc_sock *ms, bool all)
@@ -1523,7 +1563,8 @@ void mrc_input_purge(struct mrc_sock *ms, bool all)
 		n = rb_next(n);
 		rb_erase(&m->node, &ms->rx_msgs);
 		mrc_input_uncharge(ms, m->charged);
-		mrc_input_free_msg(m, false);
+		mrc_input_free_segs(m, false);
+		kfree(m);
 	}
 	ms->rx_last = NULL;
 	if (!all)
@@ -1533,8 +1574,11 @@ void mrc_input_purge(struct mrc_sock *ms, bool all)
 	spin_unlock_bh(&ms->rx_ready_lock);
 	list_for_each_entry_safe(m, next, &ready, ready) {
 		mrc_input_uncharge(ms, m->charged);
-		mrc_input_free_msg(m, false);
+		mrc_input_free_segs(m, false);
+		kfree(m);
 	}
+	/* The reader's spare (the caller's socket has no reader left). */
+	kfree(xchg(&ms->rx_spare, NULL));
 	/* What the reader freed and nobody folded yet. */
 	sk_mem_uncharge(&ms->sk, atomic_xchg(&ms->rx_freed, 0));
 }

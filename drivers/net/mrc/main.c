@@ -55,6 +55,7 @@ static int __init mrc_init(void)
 	if (err)
 		return err;
 	mrc_sysfs_init();
+	mrc_input_setup();
 	err = mrc_netns_init();
 	if (err)
 		return err;

@@ -340,6 +340,9 @@ extern const struct attribute_group mrc_dev_drops_group;
 void mrc_sysfs_init(void);
 extern const struct kobj_type mrc_rail_ktype;
 
+/* input.c */
+void mrc_input_setup(void);
+
 /* af_mrc.c */
 int mrc_af_init(void);
 void mrc_af_exit(void);

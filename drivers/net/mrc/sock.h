@@ -260,6 +260,10 @@ struct mrc_endpoint_rail {
  * @rx_freed: bytes of messages the reader freed (already off
  *	sk_rmem_alloc) whose uncharge (sk_forward_alloc, the device's
  *	commitment) and window update wait for the conn lock (atomic)
+ * @rx_spare: a message descriptor the reader freed, kept for the next
+ *	message (rx_msg_spare): put by the reader (cmpxchg()), taken by
+ *	packet receive (xchg()), freed by mrc_input_purge(@all); not
+ *	charged (one per socket, 64 bytes)
  * @rx_eof: everything the peer sent arrived, its CLOSE last
  *	(mrc_peer_done()); conn lock to write, READ_ONCE() by a waiting
  *	reader
@@ -394,6 +398,7 @@ struct mrc_sock {
 	struct list_head rx_ready;
 	spinlock_t rx_ready_lock; /* see above */
 	atomic_t rx_freed;
+	struct mrc_rx_msg *rx_spare;
 	bool rx_eof;
 	u32 rcv_msg_id;
 	bool peer_closed;
