@@ -230,6 +230,14 @@ rails_of() {
 }
 check_eq "as root: the fuzzers put the rails back (name:plane:oper)" \
 	"a0:0:up a1:1:up b0:0:up b1:1:up " "$(rails_of $NA)$(rails_of $NB)"
+# The same repair without the threads' dice: a foreign rail on plane 3
+# and a0 moved to plane 2 are put right by a repair-only run (-R).
+out=$({ mrcctl -n $NA rail add sfx0 dev mrc0 plane 3 &&
+	mrcctl -n $NA rail set a0 plane 2 &&
+	ip netns exec $NA "$FUZZ" -R -d mrc0 -r a0:0 -r a1:1; } 2>&1)
+check_eq "as root: a repair-only run detaches a foreign rail and moves a0 back" \
+	"a0:0:up a1:1:up " "$(rails_of $NA)"
+[ -z "$out" ] || tap_diag "$out"
 
 # ---- 2. unprivileged -------------------------------------------------------
 fuzz_pair unpriv "$USECS" setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -4,7 +4,7 @@
  * generic netlink family, run from userspace (in a test VM).
  *
  *   mrcfuzz [-S SEED] [-t SECONDS] [-j THREADS] [-a PEER]... [-l LOCAL]...
- *           [-p PORT] [-n NPORTS] [-d MRCDEV] [-r RAIL:PLANE]... [-U] [-v]
+ *           [-p PORT] [-n NPORTS] [-d MRCDEV] [-r RAIL:PLANE]... [-U] [-R] [-v]
  *
  * THREADS threads share a small table of file descriptors.  Each one
  * repeatedly picks a random operation: socket, bind, connect, listen,
@@ -32,8 +32,11 @@
  *              random netlink messages did in between; while its
  *              udp-port cannot be put back (connections run on it:
  *              "repair EBUSY" in the summary), no thread connects, so
- *              that the device drains; at the end, every other rail the
- *              threads attached to MRCDEV is detached
+ *              that the device drains; at the end, every rail of MRCDEV
+ *              not given with -r is detached, whoever attached it
+ * -R           repair only: put MRCDEV back as the -r options say, as at
+ *              the end of a run, and exit (0, or 1 if it could not be
+ *              done within 30 s)
  * -U           unprivileged run: no repair; a configuration request
  *              (genl dev-set, rail-add/del/set, path-set, rtnetlink link
  *              add/del/set) that succeeds is a violation, and so is a
@@ -171,7 +174,7 @@ struct thr {
 
 static int family;
 static unsigned long long seed;
-static int nthreads = 8, run_secs = 10, unpriv, verbose;
+static int nthreads = 8, run_secs = 10, unpriv, verbose, repair_only;
 static int port_base = 7700, nports = 4;
 static struct in6_addr peer_addrs[MAX_ADDRS], local_addrs[MAX_ADDRS];
 static int npeer, nlocal;
@@ -1932,29 +1935,36 @@ static void read_dev(struct thr *t)
 }
 
 /*
- * Detach from the topology device every rail that is not one of ours: a
- * device of the namespace the threads attached (sit0, where the kernel
- * has one in every namespace, cannot be deleted with the fuzzer's own).
+ * Detach from the topology device every rail not given with -r, whoever
+ * attached it: the threads attach devices of the namespace (sit0, which
+ * some kernels have in every namespace, is not deleted with the fuzzer's
+ * own devices).  Returns 0, -errno if the interfaces could not be
+ * listed, or -EAGAIN if a rail could not be detached: the caller tries
+ * again.
  */
-static void detach_foreign(struct thr *t, unsigned int dev)
+static int detach_foreign(struct thr *t, unsigned int dev)
 {
 	struct if_nameindex *ni = if_nameindex(), *p;
 	struct nl_reply rep;
-	int i;
+	int i, ret = 0;
 
-	for (p = ni; p && p->if_index; p++) {
+	if (!ni)
+		return -errno;
+	for (p = ni; p->if_index; p++) {
 		unsigned int get[2] = { MRC_A_RAIL_IFINDEX, p->if_index };
 
 		for (i = 0; i < nrails; i++)
 			if (!strcmp(p->if_name, rail_names[i]))
 				break;
+		/* not a rail (or gone meanwhile: its rail went with it) */
 		if (i < nrails || genl_simple(t, MRC_CMD_RAIL_GET, get, 1, &rep) ||
 		    attr_u32(reply_attr(&rep, MRC_A_RAIL_DEV_IFINDEX)) != dev)
 			continue;
-		genl_simple(t, MRC_CMD_RAIL_DEL, get, 1, &rep);
+		if (genl_simple(t, MRC_CMD_RAIL_DEL, get, 1, &rep))
+			ret = -EAGAIN;
 	}
-	if (ni)
-		if_freenameindex(ni);
+	if_freenameindex(ni);
+	return ret;
 }
 
 /*
@@ -1980,11 +1990,11 @@ static int repair(struct thr *t, bool last)
 	 * a1 on plane 0) come back in one pass: first detach every rail of
 	 * ours that is on another device or another plane, then attach what
 	 * is missing and raise what is admin down.  The drain after the run
-	 * also detaches the rails the threads added, so that the device is
-	 * left exactly as it was.
+	 * first detaches every rail not given with -r, so that the device
+	 * ends with exactly those.
 	 */
 	if (last)
-		detach_foreign(t, dev);
+		ret = detach_foreign(t, dev);
 	for (i = 0; i < nrails; i++) {
 		unsigned int ifi = if_nametoindex(rail_names[i]);
 		unsigned int get[2] = { MRC_A_RAIL_IFINDEX, ifi };
@@ -2075,6 +2085,25 @@ static int repair(struct thr *t, bool last)
 		}
 	}
 	return ret;
+}
+
+/*
+ * The drain after a run (and -R): repair until it succeeds, at most 30 s.
+ * Our sockets are closed; connections may linger a while (orphans,
+ * TIME_WAIT) and keep a changed udp-port busy, or a rail could not be
+ * detached or attached yet.  Returns repair()'s last answer.
+ */
+static int final_repair(struct thr *t)
+{
+	unsigned long long until = now_ms() + 30000;
+	int err;
+
+	while ((err = repair(t, true)) && now_ms() < until)
+		usleep(200000);
+	if (err)	/* stdout: the test prints it beside the summary */
+		printf("mrcfuzz: the topology could not be put back: %s\n",
+		       strerror(-err));
+	return err;
 }
 
 /* Delete the devices the fuzzer made. */
@@ -2383,7 +2412,7 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: mrcfuzz [-S SEED] [-t SECONDS] [-j THREADS] [-a PEER]... [-l LOCAL]...\n"
-		"               [-p PORT] [-n NPORTS] [-d MRCDEV] [-r RAIL:PLANE]... [-U] [-v]\n");
+		"               [-p PORT] [-n NPORTS] [-d MRCDEV] [-r RAIL:PLANE]... [-U] [-R] [-v]\n");
 	exit(2);
 }
 
@@ -2470,7 +2499,7 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	seed = (unsigned long long)time(NULL) ^ ((unsigned long long)getpid() << 20);
-	while ((opt = getopt(argc, argv, "S:t:j:a:l:p:n:d:r:Uv")) != -1) {
+	while ((opt = getopt(argc, argv, "S:t:j:a:l:p:n:d:r:URv")) != -1) {
 		switch (opt) {
 		case 'S':
 			seed = strtoull(optarg, NULL, 0);
@@ -2515,6 +2544,9 @@ int main(int argc, char **argv)
 		case 'U':
 			unpriv = 1;
 			break;
+		case 'R':
+			repair_only = 1;
+			break;
 		case 'v':
 			verbose = 1;
 			break;
@@ -2557,6 +2589,8 @@ int main(int argc, char **argv)
 	refresh_ifs();
 	if (!unpriv)
 		read_dev(mt);
+	if (repair_only && !unpriv)
+		return final_repair(mt) ? 1 : 0;
 
 	printf("mrcfuzz: seed=%llu threads=%d secs=%d mode=%s family=%d",
 	       seed, nthreads, run_secs, unpriv ? "unprivileged" : "root", family);
@@ -2636,20 +2670,8 @@ int main(int argc, char **argv)
 		if (slots[i] >= 0)
 			close(slots[i]);
 	if (!unpriv) {
-		unsigned long long until = now_ms() + 30000;
-		int err;
-
 		cleanup_devs(mt);
-		/*
-		 * Our sockets are closed; connections may linger a while
-		 * (orphans, TIME_WAIT) and keep a changed udp-port busy, or a
-		 * rail could not be detached or attached yet.
-		 */
-		while ((err = repair(mt, true)) && now_ms() < until)
-			usleep(200000);
-		if (err)	/* stdout: the test prints it beside the summary */
-			printf("mrcfuzz: the topology could not be put back: %s\n",
-			       strerror(-err));
+		final_repair(mt);
 	}
 	print_summary(total, (deadline - start) / 1000.0);
 	return __atomic_load_n(&violations, __ATOMIC_RELAXED) ? 1 : 0;
