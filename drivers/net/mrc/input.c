@@ -124,6 +124,7 @@ void mrc_input_sock_init(struct mrc_sock *ms)
 	INIT_LIST_HEAD(&ms->rx_ready);
 	spin_lock_init(&ms->rx_ready_lock);
 	atomic_set(&ms->rx_freed, 0);
+	ms->rx_spare = NULL;
 }
 
 /**
@@ -170,12 +171,17 @@ static u32 mrc_input_msg_cost(void)
 /*
  * A message descriptor: the socket's spare (rx_msg_spare) if it has one.
  * In a ping-pong every message is alone in flight, so the reader's free
- * and this allocation pair up: no slab round trip per message.
+ * and this allocation pair up: no slab round trip per message.  Takers
+ * are serialised by the conn lock and the one putter by lock_sock; the
+ * full barriers of xchg() and of a successful cmpxchg() order the
+ * reader's last use of a descriptor before its reuse.  The caller sets
+ * every field (the spare holds a freed message's values).
  */
 static struct mrc_rx_msg *mrc_input_msg_alloc(struct mrc_sock *ms)
 {
 	struct mrc_rx_msg *m = NULL;
 
+	lockdep_assert_held(&ms->lock);
 	if (READ_ONCE(ms->rx_spare))
 		m = xchg(&ms->rx_spare, NULL);
 	return m ?: kmalloc(sizeof(*m), GFP_ATOMIC);
@@ -1482,7 +1488,8 @@ static void mrc_input_free_segs(struct mrc_rx_msg *m, bool delivered)
  * @rx_freed to whoever holds it, who folds it before or after dropping it
  * (mrc_conn_unlock(), mrc_conn_spin_unlock()).  The reader never spins on
  * a lock that packet receive holds for a whole burst.  Cost per message
- * read: rx_ready_lock once (mrc_input_take_msg()), an atomic_sub(), an
+ * read: rx_ready_lock once (mrc_input_take_msg()), a cmpxchg() (the
+ * descriptor kept as the spare, or a kfree()), an atomic_sub(), an
  * atomic_add(), a barrier and a trylock.
  */
 void mrc_input_release(struct mrc_sock *ms, struct mrc_rx_msg *m,

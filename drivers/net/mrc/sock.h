@@ -26,6 +26,11 @@
  *    reader takes them with this lock alone, so a reader never waits for
  *    a burst being received on another CPU.  What the reader frees is
  *    uncharged later under the conn lock (mrc_input_release()).
+ *  - ms->rx_spare, one message descriptor kept for reuse: no lock, one
+ *    slot moved whole with xchg() and cmpxchg().  Only the reader puts
+ *    one (lock_sock), only the packet paths take it (conn lock), and
+ *    only mrc_input_purge(all) frees it, when no reader is left
+ *    (SOCK_DEAD, or the socket's destruction).
  *  - the per-namespace connection table (ids) and port table: their own
  *    spinlocks; lookups from softirq are RCU with a reference taken
  *    (sockets are freed after a grace period, SOCK_RCU_FREE).
@@ -261,9 +266,10 @@ struct mrc_endpoint_rail {
  *	sk_rmem_alloc) whose uncharge (sk_forward_alloc, the device's
  *	commitment) and window update wait for the conn lock (atomic)
  * @rx_spare: a message descriptor the reader freed, kept for the next
- *	message (rx_msg_spare): put by the reader (cmpxchg()), taken by
- *	packet receive (xchg()), freed by mrc_input_purge(@all); not
- *	charged (one per socket, 64 bytes)
+ *	message (rx_msg_spare): put by the reader (lock_sock, cmpxchg()),
+ *	taken by packet receive (conn lock, xchg()), freed by
+ *	mrc_input_purge(@all) once no reader is left; not charged (one per
+ *	socket, its kmalloc bucket: 64 bytes)
  * @rx_eof: everything the peer sent arrived, its CLOSE last
  *	(mrc_peer_done()); conn lock to write, READ_ONCE() by a waiting
  *	reader
