@@ -12,7 +12,9 @@
 #      a second for sure, and whenever a random connect finds them), for
 #      MRC_SYSFUZZ_SECS (default 60) seconds; mrcfuzz puts the pair's
 #      rails and settings back every second (-r), so data keeps flowing
-#      while the random requests detach and reconfigure them;
+#      while the random requests detach and reconfigure them; afterwards
+#      a repair-only run (mrcfuzz -R), after a foreign rail is attached
+#      on plane 3 and a0 moved to plane 2, puts back exactly a0 and a1;
 #   2. as nobody (setpriv, no capabilities), a shorter pass
 #      (MRC_SYSFUZZ_UNPRIV_SECS, default a quarter, 10..60 s): every genl
 #      configuration request and rtnetlink link request must fail with
@@ -192,11 +194,6 @@ pair_state() {
 
 # ---- 1. as root ------------------------------------------------------------
 dmesg_mark
-# A rail that is not the fuzzer's, as the threads attach one (sit0, which
-# the debug kernel has in every namespace, once stayed on plane 3): the
-# last repair detaches it.
-check "a foreign rail on $NA's mrc0, plane 3" eval \
-	"ip -n $NA link add sfx0 type veth peer name sfx1 && mrcctl -n $NA rail add sfx0 dev mrc0 plane 3"
 fuzz_pair root "$SECS"
 report root "fuzz as root, $SECS s"
 # sent: by the fuzzing threads' send calls (on any socket: the service
@@ -230,14 +227,23 @@ rails_of() {
 }
 check_eq "as root: the fuzzers put the rails back (name:plane:oper)" \
 	"a0:0:up a1:1:up b0:0:up b1:1:up " "$(rails_of $NA)$(rails_of $NB)"
-# The same repair without the threads' dice: a foreign rail on plane 3
-# and a0 moved to plane 2 are put right by a repair-only run (-R).
-out=$({ mrcctl -n $NA rail add sfx0 dev mrc0 plane 3 &&
-	mrcctl -n $NA rail set a0 plane 2 &&
-	ip netns exec $NA "$FUZZ" -R -d mrc0 -r a0:0 -r a1:1; } 2>&1)
-check_eq "as root: a repair-only run detaches a foreign rail and moves a0 back" \
+# The same repair without the threads' dice: a rail that is not the
+# fuzzer's (as the threads attach one: sit0, which the debug kernel has
+# in every namespace, once stayed on plane 3) and a0 moved to plane 2
+# are put right by a repair-only run (-R).  Not before the fuzz: a
+# foreign rail that is down on a third plane there took the threads'
+# connections (and the udp-port's repair) hostage in two runs.
+check "as root: a foreign rail (a veth) on plane 3, a0 moved to plane 2" eval \
+	"ip -n $NA link add sfx0 type veth peer name sfx1 &&
+	 mrcctl -n $NA rail add sfx0 dev mrc0 plane 3 && mrcctl -n $NA rail set a0 plane 2"
+check_eq "as root: the rails before the repair-only run (name:plane)" \
+	"a0:2 a1:1 sfx0:3 " "$(mrcctl -n $NA dev show mrc0 |
+		awk '$1 == "rail" { print $2 ":" $4 }' | sort | tr '\n' ' ')"
+out=$(ip netns exec $NA "$FUZZ" -R -d mrc0 -r a0:0 -r a1:1 2>&1)
+rc=$?
+check_eq "as root: a repair-only run detaches the foreign rail and moves a0 back (exit $rc)" \
 	"a0:0:up a1:1:up " "$(rails_of $NA)"
-[ -z "$out" ] || tap_diag "$out"
+check_eq "as root: the repair-only run exits 0 and prints nothing" "0 " "$rc $out"
 
 # ---- 2. unprivileged -------------------------------------------------------
 fuzz_pair unpriv "$USECS" setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -34,9 +34,10 @@
  *              "repair EBUSY" in the summary), no thread connects, so
  *              that the device drains; at the end, every rail of MRCDEV
  *              not given with -r is detached, whoever attached it
- * -R           repair only: put MRCDEV back as the -r options say, as at
- *              the end of a run, and exit (0, or 1 if it could not be
- *              done within 30 s)
+ * -R           repair only: put MRCDEV back as the -r options say (at
+ *              least one; not with -U), as at the end of a run, and exit
+ *              (0, or 1 if MRCDEV does not exist or the repair could not
+ *              be done within 30 s)
  * -U           unprivileged run: no repair; a configuration request
  *              (genl dev-set, rail-add/del/set, path-set, rtnetlink link
  *              add/del/set) that succeeds is a violation, and so is a
@@ -2555,6 +2556,10 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* -R puts rails back: it needs them, and the privilege */
+	if (repair_only && (unpriv || !nrails))
+		print_usage();
+
 	f = fopen(MRC_FAMILY_SYSFS, "r");
 	if (!f || fscanf(f, "%d", &family) != 1) {
 		fprintf(stderr, "mrcfuzz: cannot read %s: is mrc loaded?\n", MRC_FAMILY_SYSFS);
@@ -2589,8 +2594,13 @@ int main(int argc, char **argv)
 	refresh_ifs();
 	if (!unpriv)
 		read_dev(mt);
-	if (repair_only && !unpriv)
+	if (repair_only) {
+		if (!if_nametoindex(mrcdev)) {
+			fprintf(stderr, "mrcfuzz: -R: no device %s\n", mrcdev);
+			return 1;
+		}
 		return final_repair(mt) ? 1 : 0;
+	}
 
 	printf("mrcfuzz: seed=%llu threads=%d secs=%d mode=%s family=%d",
 	       seed, nthreads, run_secs, unpriv ? "unprivileged" : "root", family);
