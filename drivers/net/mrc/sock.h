@@ -269,7 +269,7 @@ struct mrc_endpoint_rail {
  *	message (rx_msg_spare): put by the reader (lock_sock, cmpxchg()),
  *	taken by packet receive (conn lock, xchg()), freed by
  *	mrc_input_purge(@all) once no reader is left; not charged (one per
- *	socket, its kmalloc bucket: 64 bytes)
+ *	socket, its kmalloc bucket: 64 bytes on x86-64)
  * @rx_eof: everything the peer sent arrived, its CLOSE last
  *	(mrc_peer_done()); conn lock to write, READ_ONCE() by a waiting
  *	reader
