@@ -320,13 +320,18 @@ read -r nm pm nu pu < <(awk '$1 == 1 { if ($4 > 0) { nm++; pm += $3 } else { nu+
 check "ECN: marked paths carried less ($nm paths: $((pm / (nm ? nm : 1))) pkts each; unmarked $nu: $((pu / (nu ? nu : 1))))" \
 	test "$nm" -gt 0 -a "$nu" -gt 0 -a $((pm * nu * 10)) -lt $((pu * nm * 8))
 tx=$(sed -n 's/.*sender:.* tx_pkts=\([0-9]*\) retrans=\([0-9]*\).*/\1 \2/p' "$tmp/send.err")
+spur=$(sed -n 's/.*sender:.* spurious=\([0-9]*\).*/\1/p' "$tmp/send.err")
 # (RTT jitter makes timer-based loss detection fire spuriously now and
 # then: 0.2-0.6 % of packets on a busy host, more on the debug kernel;
-# 20 % of the packets through that link are marked)
+# 20 % of the packets through that link are marked).  Losses, not
+# retransmissions, are counted: a stall of the VM (172 ms once) made
+# loss detection resend whole windows whose first copies arrived after
+# all (10650 retransmissions of 90307 packets), which the sender counts
+# as spurious.
 lim=100
 [ "${MRC_KERNEL:-stock}" = debug ] && lim=10
-check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *}, at most 1/$lim)" \
-	test "${tx#* }" -le $((${tx% *} / lim))
+check "ECN: no loss (retransmissions/packets: ${tx#* }/${tx% *}, ${spur:-0} of them spurious; the others at most 1/$lim)" \
+	test $((${tx#* } - ${spur:-0})) -le $((${tx% *} / lim))
 
 # Trimming: spine 0's link to leaf B on plane 3 cuts the payload of one
 # DATA packet in four and forwards the headers, as a congested Ultra
