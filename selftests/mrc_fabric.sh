@@ -309,6 +309,7 @@ ip netns exec $F-s0 tc qdisc add dev b1 root netem loss 20% ecn
 start_xfer 6
 at 5000
 paths >"$tmp/paths"
+mrcctl -n "$HA" -j conn show >"$tmp/conn.json"
 end_xfer "ECN: 6 s transfer"
 echo 1000 >/sys/module/mrc/parameters/ev_skip_hold_us
 marks=$(ip netns exec $F-s0 tc -s qdisc show dev b1 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
@@ -319,6 +320,18 @@ read -r nm pm nu pu < <(awk '$1 == 1 { if ($4 > 0) { nm++; pm += $3 } else { nu+
 	END { print nm + 0, pm + 0, nu + 0, pu + 0 }' "$tmp/paths")
 check "ECN: marked paths carried less ($nm paths: $((pm / (nm ? nm : 1))) pkts each; unmarked $nu: $((pu / (nu ? nu : 1))))" \
 	test "$nm" -gt 0 -a "$nu" -gt 0 -a $((pm * nu * 10)) -lt $((pu * nm * 8))
+# The per-plane counters of conn-get: every plane completed rounds, only
+# plane 1 (the marking link) cut its window for ECN.
+cuts=$(python3 -c '
+import json, sys
+c = [c for c in json.load(open(sys.argv[1])) if c.get("state") == "established"][0]
+p = [(x["plane"], x["rounds"], x["ecn_cuts"]) for x in c["per_plane"]]
+ok = sorted(x[0] for x in p) == [0, 1, 2, 3] and \
+     all(r > 0 and (e > 0) == (n == 1) and e <= r for n, r, e in p)
+print("ok" if ok else "bad", " ".join("%d:%d:%d" % x for x in p))
+' "$tmp/conn.json" 2>&1)
+check_eq "ECN: conn show counts ECN cuts on plane 1 only, rounds on every plane (plane:rounds:ecn-cuts ${cuts#* })" \
+	ok "${cuts%% *}"
 tx=$(sed -n 's/.*sender:.* tx_pkts=\([0-9]*\) retrans=\([0-9]*\).*/\1 \2/p' "$tmp/send.err")
 spur=$(sed -n 's/.*sender:.* spurious=\([0-9]*\).*/\1/p' "$tmp/send.err")
 # (RTT jitter makes timer-based loss detection fire spuriously now and

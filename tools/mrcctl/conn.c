@@ -86,6 +86,10 @@ conn_plane_types[MRC_A_CONN_PLANE_MAX + 1] = {
 	[MRC_A_CONN_PLANE_EVS_SKIP] = MNL_TYPE_U32,
 	[MRC_A_CONN_PLANE_EVS_BAD] = MNL_TYPE_U32,
 	[MRC_A_CONN_PLANE_EVS_DENIED] = MNL_TYPE_U32,
+	[MRC_A_CONN_PLANE_ROUNDS] = MNL_TYPE_U64,
+	[MRC_A_CONN_PLANE_ECN_CUTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_PLANE_DELAY_CUTS] = MNL_TYPE_U64,
+	[MRC_A_CONN_PLANE_LOSSES] = MNL_TYPE_U64,
 };
 
 /* a number of a continuation line: text " tkey VALUEunit", JSON number */
@@ -293,14 +297,21 @@ static bool conn_is_plane(const struct nlattr *attr)
 /*
  * One plane of a connection: text line "plane N cwnd BYTES in-flight
  * BYTES srtt USus base-rtt USus ecn PCT% evs good N skip N bad N denied
- * N", JSON {"plane": N, "cwnd": BYTES, ..., "ecn_ppm": PPM, "evs":
- * {"good": N, ...}}.
+ * N rounds N ecn-cuts N delay-cuts N losses N", JSON {"plane": N, "cwnd":
+ * BYTES, ..., "ecn_ppm": PPM, "evs": {"good": N, ...}, "rounds": N, ...}.
  */
 static void conn_print_plane(const struct nlattr *nest)
 {
+	static const struct conn_field cc_fields[] = {
+		{ MRC_A_CONN_PLANE_ROUNDS, "rounds", "rounds", NULL },
+		{ MRC_A_CONN_PLANE_ECN_CUTS, "ecn_cuts", "ecn-cuts", NULL },
+		{ MRC_A_CONN_PLANE_DELAY_CUTS, "delay_cuts", "delay-cuts", NULL },
+		{ MRC_A_CONN_PLANE_LOSSES, "losses", "losses", NULL },
+	};
 	const struct nlattr *tb[MRC_A_CONN_PLANE_MAX + 1] = {};
 	char buf[32];
 	__u64 tenths;
+	unsigned int f;
 
 	nl_parse_nested(nest, conn_plane_types, MRC_A_CONN_PLANE_MAX, tb);
 	print_line("plane");
@@ -330,6 +341,10 @@ static void conn_print_plane(const struct nlattr *nest)
 		print_str(NULL, "ecn", buf);
 	}
 	conn_print_plane_evs(tb);
+	for (f = 0; f < ARRAY_SIZE(cc_fields); f++)
+		if (tb[cc_fields[f].type])
+			print_u64(cc_fields[f].jkey, cc_fields[f].tkey,
+				  mnl_attr_get_u64(tb[cc_fields[f].type]));
 	print_nest_end();
 }
 

@@ -231,8 +231,11 @@ static void put_conn_counters(struct nlmsghdr *nlh, const __u64 *val)
 		mnl_attr_put_u64(nlh, i, *val++);
 }
 
-/* plane, cwnd, in-flight, srtt, base-rtt, ecn-ppm, evs good/skip/bad/denied */
-static void put_plane(struct nlmsghdr *nlh, const __u32 *val)
+/*
+ * plane, cwnd, in-flight, srtt, base-rtt, ecn-ppm, evs good/skip/bad/denied;
+ * rounds, ecn-cuts, delay-cuts, losses
+ */
+static void put_plane(struct nlmsghdr *nlh, const __u32 *val, const __u64 *cc)
 {
 	struct nlattr *nest = mnl_attr_nest_start(nlh, MRC_A_CONN_PLANE);
 	int i;
@@ -240,6 +243,8 @@ static void put_plane(struct nlmsghdr *nlh, const __u32 *val)
 	mnl_attr_put(nlh, MRC_A_CONN_PLANE_PAD, 0, NULL);
 	for (i = MRC_A_CONN_PLANE_PLANE; i <= MRC_A_CONN_PLANE_EVS_DENIED; i++)
 		mnl_attr_put_u32(nlh, i, *val++);
+	for (i = MRC_A_CONN_PLANE_ROUNDS; i <= MRC_A_CONN_PLANE_LOSSES; i++)
+		mnl_attr_put_u64(nlh, i, *cc++);
 	mnl_attr_nest_end(nlh, nest);
 }
 
@@ -260,6 +265,8 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 	};
 	static const __u32 plane0[] = { 0, 150000, 43080, 31, 24, 12345, 7, 1, 0, 0 };
 	static const __u32 plane3[] = { 3, 14360, 0, 2000, 1500, 1000000, 2, 0, 5, 1 };
+	static const __u64 cc0[] = { 120, 3, 1, 0 };
+	static const __u64 cc3[] = { 5000000000ULL, 0, 7, 9 };
 	static const __u64 zero[CONN_COUNTERS];
 	struct nlmsghdr *nlh = msg_start(MRC_CMD_CONN_GET);
 	struct nlattr *nest;
@@ -299,8 +306,8 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 		/* and spurious losses, the reordering window they grew */
 		mnl_attr_put_u64(nlh, MRC_A_CONN_SPURIOUS, 5);
 		mnl_attr_put_u32(nlh, MRC_A_CONN_REO_MULT, 2);
-		put_plane(nlh, plane0);
-		put_plane(nlh, plane3);
+		put_plane(nlh, plane0, cc0);
+		put_plane(nlh, plane3, cc3);
 		break;
 	case CONN_V6:
 		mnl_attr_put_u32(nlh, MRC_A_CONN_DEV_IFINDEX, DEV_IFINDEX);
@@ -522,8 +529,8 @@ static const char conn_text[] =
 	"    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0 reo-mult 2\n"
 	"    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 spurious 5 rto 0 acks 753 acks-on-data 250 bursts 301 burst-pkts 1204 chunks 54 chunk-segs 703 chunk-alone 12\n"
 	"    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 acks-on-data 248 ce 0 bursts 3 burst-pkts 11\n"
-	"    plane 0 cwnd 150000 in-flight 43080 srtt 31us base-rtt 24us ecn 1.2% evs good 7 skip 1 bad 0 denied 0\n"
-	"    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1\n"
+	"    plane 0 cwnd 150000 in-flight 43080 srtt 31us base-rtt 24us ecn 1.2% evs good 7 skip 1 bad 0 denied 0 rounds 120 ecn-cuts 3 delay-cuts 1 losses 0\n"
+	"    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1 rounds 5000000000 ecn-cuts 0 delay-cuts 7 losses 9\n"
 	"100005 00000042: time-wait [fd00::1]:7000 -> [fd00:1::2]:65535 peer-id ffffffff planes 2 paths 8 orphan\n"
 	"    seg 8952 srtt 31us rttvar 7us rto 200000us in-flight 64 lost 2 window 0 snd-queue 17\n"
 	"    tx msgs 1 bytes 2 pkts 3 retrans 4 rto 5 acks 10\n"
@@ -535,7 +542,7 @@ static const char conn_text[] =
 
 /* the JSON objects of conn_text's connections */
 static const char *const conn_json[] = {
-	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0}},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1}}]}",
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0},\"rounds\":120,\"ecn_cuts\":3,\"delay_cuts\":1,\"losses\":0},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1},\"rounds\":5000000000,\"ecn_cuts\":0,\"delay_cuts\":7,\"losses\":9}]}",
 	"{\"dev_ifindex\":100005,\"id\":\"00000042\",\"peer_id\":\"ffffffff\",\"state\":\"time-wait\",\"local\":{\"addr\":\"fd00::1\",\"port\":7000},\"peer\":{\"addr\":\"fd00:1::2\",\"port\":65535},\"orphan\":true,\"planes\":2,\"paths\":8,\"ack_data\":false,\"seg_size\":8952,\"srtt_us\":31,\"rttvar_us\":7,\"rto_us\":200000,\"in_flight\":64,\"lost\":2,\"window\":0,\"snd_queue\":17,\"tx\":{\"msgs\":1,\"bytes\":2,\"pkts\":3,\"retrans\":4,\"rto\":5,\"acks\":10},\"rx\":{\"msgs\":6,\"bytes\":7,\"pkts\":8,\"dups\":9,\"acks\":11,\"ce\":12},\"per_plane\":[]}",
 	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"0000abcd\",\"peer_id\":\"00000000\",\"state\":\"listen\",\"local\":{\"addr\":\"*\",\"port\":7000},\"peer\":{\"addr\":\"*\",\"port\":0},\"orphan\":false,\"planes\":0,\"paths\":0,\"seg_size\":0,\"srtt_us\":0,\"rttvar_us\":0,\"rto_us\":0,\"in_flight\":0,\"lost\":0,\"window\":0,\"snd_queue\":0,\"tx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"retrans\":0,\"rto\":0,\"acks\":0},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"dups\":0,\"acks\":0,\"ce\":0},\"per_plane\":[]}",
 };
@@ -691,11 +698,11 @@ int main(void)
 	      "    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0 reo-mult 2\n"
 	      "    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 spurious 5 rto 0 acks 753 acks-on-data 250 bursts 301 burst-pkts 1204 chunks 54 chunk-segs 703 chunk-alone 12\n"
 	      "    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 acks-on-data 248 ce 0 bursts 3 burst-pkts 11\n"
-	      "    plane 0 cwnd 150000 in-flight 43080 srtt 31us base-rtt 24us ecn 1.2% evs good 7 skip 1 bad 0 denied 0\n"
-	      "    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1\n");
+	      "    plane 0 cwnd 150000 in-flight 43080 srtt 31us base-rtt 24us ecn 1.2% evs good 7 skip 1 bad 0 denied 0 rounds 120 ecn-cuts 3 delay-cuts 1 losses 0\n"
+	      "    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1 rounds 5000000000 ecn-cuts 0 delay-cuts 7 losses 9\n");
 	/* conn_json[0] without "id" and "peer_id", with "ids_hidden" */
 	check("conn json, ids hidden", run(CONN_HIDDEN_IDS, true, false, false, NULL),
-	      "[{\"dev\":\"lo\",\"dev_ifindex\":1,\"ids_hidden\":true,\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0}},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1}}]}]\n");
+	      "[{\"dev\":\"lo\",\"dev_ifindex\":1,\"ids_hidden\":true,\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0},\"rounds\":120,\"ecn_cuts\":3,\"delay_cuts\":1,\"losses\":0},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1},\"rounds\":5000000000,\"ecn_cuts\":0,\"delay_cuts\":7,\"losses\":9}]}]\n");
 	check("path text", run(PATHS, false, false, false, NULL), path_text);
 	/* three connections: each starts where the index stops growing */
 	check("path text, ids hidden", run(PATH_HIDDEN, false, false, false, NULL),

@@ -136,6 +136,10 @@ static_assert((int)MRC_CONN_STATE_ESTABLISHED == (int)MRC_ST_ESTABLISHED);
  * @base_rtt_us: base RTT
  * @alpha: ECN fraction, units of 2^-20
  * @evs: paths per state (enum mrc_ev_state)
+ * @rounds: congestion control rounds completed
+ * @ecn_cuts: window cuts for ECN marks
+ * @delay_cuts: window cuts for delay
+ * @losses: transmissions declared lost
  */
 struct mrc_nl_plane {
 	u32 plane;
@@ -145,6 +149,10 @@ struct mrc_nl_plane {
 	u32 base_rtt_us;
 	u32 alpha;
 	u32 evs[__MRC_EV_STATE_MAX];
+	u64 rounds;
+	u64 ecn_cuts;
+	u64 delay_cuts;
+	u64 losses;
 };
 
 /* Per-plane state of @ms into @pl (MRC_MAX_RAILS); conn lock. */
@@ -166,6 +174,10 @@ static u32 mrc_nl_snap_planes(struct mrc_sock *ms, struct mrc_nl_plane *pl)
 		pl[n].srtt_us = cc->srtt_us;
 		pl[n].base_rtt_us = cc->base_rtt_us;
 		pl[n].alpha = cc->alpha;
+		pl[n].rounds = cc->rounds;
+		pl[n].ecn_cuts = cc->ecn_cuts;
+		pl[n].delay_cuts = cc->delay_cuts;
+		pl[n].losses = cc->losses;
 		for (i = 0; i < ms->npaths; i++)
 			if (ms->evs[i].plane == plane &&
 			    ms->evs[i].state < __MRC_EV_STATE_MAX)
@@ -195,105 +207,190 @@ static int mrc_nl_put_planes(struct sk_buff *skb, const struct mrc_nl_plane *pl,
 		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_SKIP, pl[i].evs[MRC_EV_SKIP]) ||
 		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_BAD,
 				pl[i].evs[MRC_EV_ASSUMED_BAD]) ||
-		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_DENIED, pl[i].evs[MRC_EV_DENIED]))
+		    nla_put_u32(skb, MRC_A_CONN_PLANE_EVS_DENIED, pl[i].evs[MRC_EV_DENIED]) ||
+		    nla_put_u64_64bit(skb, MRC_A_CONN_PLANE_ROUNDS, pl[i].rounds,
+				      MRC_A_CONN_PLANE_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_A_CONN_PLANE_ECN_CUTS, pl[i].ecn_cuts,
+				      MRC_A_CONN_PLANE_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_A_CONN_PLANE_DELAY_CUTS,
+				      pl[i].delay_cuts, MRC_A_CONN_PLANE_PAD) ||
+		    nla_put_u64_64bit(skb, MRC_A_CONN_PLANE_LOSSES, pl[i].losses,
+				      MRC_A_CONN_PLANE_PAD))
 			return -EMSGSIZE;
 		nla_nest_end(skb, nest);
 	}
 	return 0;
 }
 
+/**
+ * struct mrc_nl_conn - snapshot of a connection for conn-get
+ * @i: counters and state (mrc_sock_info())
+ * @local: local address (the one in use when bound to every address)
+ * @peer: peer address
+ * @dev_ifindex: the mrc device (0: none)
+ * @npl: entries of @pl
+ * @orphan: the socket was closed by its owner
+ * @pl: per-plane state
+ */
+struct mrc_nl_conn {
+	struct mrc_info i;
+	struct sockaddr_mrc local;
+	struct sockaddr_mrc peer;
+	u32 dev_ifindex;
+	u32 npl;
+	bool orphan;
+	struct mrc_nl_plane pl[MRC_MAX_RAILS];
+};
+
 /*
- * A connection as described by conn-get (and path-change-ntf); @ids: with
- * its and its peer's connection id (only for CAP_NET_ADMIN).
+ * Bytes of the attributes of a conn message with @npl planes, for
+ * genlmsg_new() and a dump's first skb.  Counts what mrc_nl_put_conn()
+ * puts: update both together.
+ */
+static size_t mrc_nl_conn_size(u32 npl)
+{
+	size_t plane = nla_total_size(0) +			/* the nest */
+		       10 * nla_total_size(sizeof(u32)) +	/* plane..denied */
+		       4 * nla_total_size_64bit(sizeof(u64));	/* rounds..losses */
+
+	return 16 * nla_total_size(sizeof(u32)) +
+	       2 * nla_total_size(sizeof(u16)) +		/* ports */
+	       2 * nla_total_size(sizeof(struct in6_addr)) +
+	       nla_total_size(sizeof(u8)) +			/* orphan */
+	       22 * nla_total_size_64bit(sizeof(u64)) +
+	       npl * plane;
+}
+
+/*
+ * Snapshot of @ms into @c.
  * Context: process or softirq; takes the conn lock.
  */
-static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
-			    u32 portid, u32 seq, int flags, bool ids)
+static void mrc_nl_snap_conn(struct mrc_sock *ms, struct mrc_nl_conn *c)
 {
-	struct mrc_nl_plane *pl;
-	struct sockaddr_mrc local, peer;
-	struct mrc_info i;
-	u32 dev_ifindex, npl;
-	bool orphan;
-	void *hdr;
-	int err = -EMSGSIZE;
-
-	pl = kmalloc_array(MRC_MAX_RAILS, sizeof(*pl), GFP_ATOMIC);
-	if (!pl)
-		return -ENOMEM;
-	mrc_sock_info(ms, &i);
+	mrc_sock_info(ms, &c->i);
 	spin_lock_bh(&ms->lock);
-	npl = mrc_nl_snap_planes(ms, pl);
-	local = ms->local;
-	peer = ms->peer;
+	c->npl = mrc_nl_snap_planes(ms, c->pl);
+	c->local = ms->local;
+	c->peer = ms->peer;
 	/* Bound to every address: show the one the connection uses. */
-	if (ipv6_addr_any(&local.smrc_addr) && mrc_lrail(ms, ms->req_plane)->family)
-		local.smrc_addr = mrc_lrail(ms, ms->req_plane)->addr;
-	dev_ifindex = ms->mdev ? ms->mdev->dev->ifindex : 0;
+	if (ipv6_addr_any(&c->local.smrc_addr) && mrc_lrail(ms, ms->req_plane)->family)
+		c->local.smrc_addr = mrc_lrail(ms, ms->req_plane)->addr;
+	c->dev_ifindex = ms->mdev ? ms->mdev->dev->ifindex : 0;
 	mrc_conn_spin_unlock(ms);
-	orphan = sock_flag(&ms->sk, SOCK_DEAD);
+	c->orphan = sock_flag(&ms->sk, SOCK_DEAD);
+}
+
+/*
+ * The message of snapshot @c; @ids: with the connection's and its peer's
+ * id (only for CAP_NET_ADMIN).
+ */
+static int mrc_nl_put_conn(struct sk_buff *skb, const struct mrc_nl_conn *c,
+			   u8 cmd, u32 portid, u32 seq, int flags, bool ids)
+{
+	const struct mrc_info *i = &c->i;
+	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &mrc_genl_family, flags, cmd);
 	if (!hdr)
-		goto out;
-	if ((dev_ifindex && nla_put_u32(skb, MRC_A_CONN_DEV_IFINDEX, dev_ifindex)) ||
-	    (ids && (nla_put_u32(skb, MRC_A_CONN_ID, i.id) ||
-		     nla_put_u32(skb, MRC_A_CONN_PEER_ID, i.peer_id))) ||
-	    nla_put_u32(skb, MRC_A_CONN_STATE, i.state) ||
-	    nla_put_u16(skb, MRC_A_CONN_LOCAL_PORT, ntohs(local.smrc_port)) ||
-	    nla_put_u16(skb, MRC_A_CONN_PEER_PORT, ntohs(peer.smrc_port)) ||
-	    nla_put_in6_addr(skb, MRC_A_CONN_LOCAL_ADDR, &local.smrc_addr) ||
-	    nla_put_in6_addr(skb, MRC_A_CONN_PEER_ADDR, &peer.smrc_addr) ||
-	    nla_put_u8(skb, MRC_A_CONN_ORPHAN, orphan) ||
-	    nla_put_u32(skb, MRC_A_CONN_PLANES, i.planes) ||
-	    nla_put_u32(skb, MRC_A_CONN_PATHS, i.paths) ||
-	    nla_put_u32(skb, MRC_A_CONN_SEG_SIZE, i.seg_size) ||
-	    nla_put_u32(skb, MRC_A_CONN_SRTT_US, i.srtt_us) ||
-	    nla_put_u32(skb, MRC_A_CONN_RTTVAR_US, i.rttvar_us) ||
-	    nla_put_u32(skb, MRC_A_CONN_RTO_US, i.rto_us) ||
-	    nla_put_u32(skb, MRC_A_CONN_IN_FLIGHT, i.in_flight) ||
-	    nla_put_u32(skb, MRC_A_CONN_LOST, i.lost) ||
-	    nla_put_u32(skb, MRC_A_CONN_WINDOW, i.window) ||
-	    nla_put_u32(skb, MRC_A_CONN_SND_QUEUE, i.snd_queue) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_MSGS, i.tx_msgs, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BYTES, i.tx_bytes, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_PKTS, i.tx_pkts, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RETRANS, i.retrans, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RTO_COUNT, i.rto, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_MSGS, i.rx_msgs, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BYTES, i.rx_bytes, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_PKTS, i.rx_pkts, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_DUPS, i.rx_dups, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_TX, i.acks_tx, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_RX, i.acks_rx, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_CE_RX, i.ce_rx, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BURSTS, i.tx_bursts, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BURST_PKTS, i.tx_burst_pkts,
+		return -EMSGSIZE;
+	if ((c->dev_ifindex && nla_put_u32(skb, MRC_A_CONN_DEV_IFINDEX, c->dev_ifindex)) ||
+	    (ids && (nla_put_u32(skb, MRC_A_CONN_ID, i->id) ||
+		     nla_put_u32(skb, MRC_A_CONN_PEER_ID, i->peer_id))) ||
+	    nla_put_u32(skb, MRC_A_CONN_STATE, i->state) ||
+	    nla_put_u16(skb, MRC_A_CONN_LOCAL_PORT, ntohs(c->local.smrc_port)) ||
+	    nla_put_u16(skb, MRC_A_CONN_PEER_PORT, ntohs(c->peer.smrc_port)) ||
+	    nla_put_in6_addr(skb, MRC_A_CONN_LOCAL_ADDR, &c->local.smrc_addr) ||
+	    nla_put_in6_addr(skb, MRC_A_CONN_PEER_ADDR, &c->peer.smrc_addr) ||
+	    nla_put_u8(skb, MRC_A_CONN_ORPHAN, c->orphan) ||
+	    nla_put_u32(skb, MRC_A_CONN_PLANES, i->planes) ||
+	    nla_put_u32(skb, MRC_A_CONN_PATHS, i->paths) ||
+	    nla_put_u32(skb, MRC_A_CONN_SEG_SIZE, i->seg_size) ||
+	    nla_put_u32(skb, MRC_A_CONN_SRTT_US, i->srtt_us) ||
+	    nla_put_u32(skb, MRC_A_CONN_RTTVAR_US, i->rttvar_us) ||
+	    nla_put_u32(skb, MRC_A_CONN_RTO_US, i->rto_us) ||
+	    nla_put_u32(skb, MRC_A_CONN_IN_FLIGHT, i->in_flight) ||
+	    nla_put_u32(skb, MRC_A_CONN_LOST, i->lost) ||
+	    nla_put_u32(skb, MRC_A_CONN_WINDOW, i->window) ||
+	    nla_put_u32(skb, MRC_A_CONN_SND_QUEUE, i->snd_queue) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_MSGS, i->tx_msgs, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BYTES, i->tx_bytes, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_PKTS, i->tx_pkts, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RETRANS, i->retrans, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RTO_COUNT, i->rto, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_MSGS, i->rx_msgs, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BYTES, i->rx_bytes, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_PKTS, i->rx_pkts, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_DUPS, i->rx_dups, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_TX, i->acks_tx, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_RX, i->acks_rx, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_CE_RX, i->ce_rx, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BURSTS, i->tx_bursts, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_BURST_PKTS, i->tx_burst_pkts,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BURSTS, i.rx_bursts, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BURST_PKTS, i.rx_burst_pkts,
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BURSTS, i->rx_bursts, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_RX_BURST_PKTS, i->rx_burst_pkts,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNKS, i.tx_chunks, MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_SEGS, i.tx_chunk_segs,
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNKS, i->tx_chunks, MRC_A_CONN_PAD) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_SEGS, i->tx_chunk_segs,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_ALONE, i.tx_chunk_alone,
+	    nla_put_u64_64bit(skb, MRC_A_CONN_TX_CHUNK_ALONE, i->tx_chunk_alone,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_TX, i.acks_piggy_tx,
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_TX, i->acks_piggy_tx,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_RX, i.acks_piggy_rx,
+	    nla_put_u64_64bit(skb, MRC_A_CONN_ACKS_PIGGY_RX, i->acks_piggy_rx,
 			      MRC_A_CONN_PAD) ||
-	    nla_put_u32(skb, MRC_A_CONN_CAPS, i.caps) ||
-	    nla_put_u64_64bit(skb, MRC_A_CONN_SPURIOUS, i.spurious, MRC_A_CONN_PAD) ||
-	    nla_put_u32(skb, MRC_A_CONN_REO_MULT, i.reo_mult) ||
-	    mrc_nl_put_planes(skb, pl, npl)) {
+	    nla_put_u32(skb, MRC_A_CONN_CAPS, i->caps) ||
+	    nla_put_u64_64bit(skb, MRC_A_CONN_SPURIOUS, i->spurious, MRC_A_CONN_PAD) ||
+	    nla_put_u32(skb, MRC_A_CONN_REO_MULT, i->reo_mult) ||
+	    mrc_nl_put_planes(skb, c->pl, c->npl)) {
 		genlmsg_cancel(skb, hdr);
-		goto out;
+		return -EMSGSIZE;
 	}
 	genlmsg_end(skb, hdr);
-	err = 0;
-out:
-	kfree(pl);
+	return 0;
+}
+
+/* A connection into a dump's @skb, as conn-get describes it. */
+static int mrc_nl_fill_conn(struct sk_buff *skb, struct mrc_sock *ms, u8 cmd,
+			    u32 portid, u32 seq, int flags, bool ids)
+{
+	struct mrc_nl_conn *c;
+	int err;
+
+	c = kmalloc(sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	mrc_nl_snap_conn(ms, c);
+	err = mrc_nl_put_conn(skb, c, cmd, portid, seq, flags, ids);
+	kfree(c);
 	return err;
+}
+
+/*
+ * A message of its own for @ms, sized for its planes (conn-get do,
+ * path-change-ntf).
+ */
+static struct sk_buff *mrc_nl_conn_msg(struct mrc_sock *ms, u8 cmd, u32 portid,
+				       u32 seq, gfp_t gfp)
+{
+	struct mrc_nl_conn *c;
+	struct sk_buff *skb;
+	int err = -ENOMEM;
+
+	c = kmalloc(sizeof(*c), gfp);
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	mrc_nl_snap_conn(ms, c);
+	skb = genlmsg_new(mrc_nl_conn_size(c->npl), gfp);
+	if (skb) {
+		err = mrc_nl_put_conn(skb, c, cmd, portid, seq, 0, true);
+		if (err) {
+			nlmsg_free(skb);
+			skb = NULL;
+		}
+	}
+	kfree(c);
+	return skb ?: ERR_PTR(err);
 }
 
 /* Queues of a rail that rail-get reports: RX ones, then TX ones. */
@@ -977,19 +1074,22 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_BAD_ATTR(info->extack, info->attrs[MRC_A_CONN_ID]);
 		return -ENOENT;
 	}
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	err = msg ? mrc_nl_fill_conn(msg, ms, MRC_CMD_CONN_GET,
-					    info->snd_portid, info->snd_seq, 0, true) :
-		    -ENOMEM;
+	msg = mrc_nl_conn_msg(ms, MRC_CMD_CONN_GET, info->snd_portid,
+			      info->snd_seq, GFP_KERNEL);
 	sock_put(&ms->sk);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
+	if (IS_ERR(msg))
+		return PTR_ERR(msg);
 	return genlmsg_reply(msg, info);
 }
 
 #define MRC_NL_CONN_BATCH	32
+
+/* A dump's skbs hold at least one connection with every plane. */
+static int mrc_nl_conn_get_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = genlmsg_total_size(mrc_nl_conn_size(MRC_MAX_RAILS));
+	return 0;
+}
 
 /*
  * Connections are listed per device, in the device's list order; a dump
@@ -1240,13 +1340,9 @@ void mrc_nl_notify_paths(struct mrc_sock *ms)
 
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_CONNS))
 		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
-	if (!skb)
+	skb = mrc_nl_conn_msg(ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, GFP_ATOMIC);
+	if (IS_ERR(skb))
 		return;
-	if (mrc_nl_fill_conn(skb, ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, 0, true)) {
-		nlmsg_free(skb);
-		return;
-	}
 	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_CONNS,
 				GFP_ATOMIC);
 }
@@ -1355,6 +1451,7 @@ static const struct genl_ops mrc_nl_ops[] = {
 	{
 		.cmd = MRC_CMD_CONN_GET,
 		.doit = mrc_nl_conn_get_doit,
+		.start = mrc_nl_conn_get_start,
 		.dumpit = mrc_nl_conn_get_dumpit,
 		.policy = mrc_conn_get_nl_policy,
 		.maxattr = ARRAY_SIZE(mrc_conn_get_nl_policy) - 1,
