@@ -50,6 +50,7 @@ FIXTURE(conn) {
 	long rx_burst;		/* the same */
 	long sndbuf_max;	/* the same */
 	long ack_piggyback;	/* the same */
+	long cc_host_delay;	/* the same */
 	long ack_pingpong_us;	/* the same */
 	long lazy_ack;		/* the same */
 	long lazy_fill_ack;	/* the same */
@@ -86,6 +87,8 @@ FIXTURE_SETUP(conn)
 	ASSERT_GE(self->sndbuf_max, 0);
 	self->ack_piggyback = mrc_param("ack_piggyback");
 	ASSERT_GE(self->ack_piggyback, 0);
+	self->cc_host_delay = mrc_param("cc_host_delay");
+	ASSERT_GE(self->cc_host_delay, 0);
 	self->ack_pingpong_us = mrc_param("ack_pingpong_us");
 	ASSERT_GE(self->ack_pingpong_us, 0);
 	self->lazy_ack = mrc_param("lazy_ack");
@@ -121,6 +124,7 @@ FIXTURE_TEARDOWN(conn)
 	mrc_restore_param("tx_chunk_segs", self->tx_chunk_segs, 1);
 	mrc_restore_param("sndbuf_max", self->sndbuf_max, 0);
 	mrc_restore_param("ack_piggyback", self->ack_piggyback, 0);
+	mrc_restore_param("cc_host_delay", self->cc_host_delay, 0);
 	mrc_restore_param("ack_pingpong_us", self->ack_pingpong_us, 0);
 	mrc_restore_param("lazy_ack", self->lazy_ack, 0);
 	mrc_restore_param("lazy_fill_ack", self->lazy_fill_ack, 0);
@@ -1782,7 +1786,10 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
  *     before capabilities does: the client's retransmitted REQ offers
  *     none and connects; no capability, no ACK on DATA, an ACK packet for
  *     each message;
- *  3. off: nothing offered; the same.
+ *  3. off, and cc_host_delay off (the other capability): nothing
+ *     offered; the same.
+ * With cc_host_delay on (steps 0-2), its capability HOST_DELAY is settled
+ * beside ACK_DATA (not in step 2, whose REQ offered none).
  * Then one message the server does not answer: its ACK leaves when the
  * wait for an answer expires (nothing in flight at the client 50 ms
  * later, 200 ms on the debug kernel), whatever the timer did before, and
@@ -1810,6 +1817,7 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		/* The debug kernel takes 5-10 ms to answer: the longest wait. */
 		ASSERT_EQ(0, mrc_set_param("ack_pingpong_us", wait));
 		ASSERT_EQ(0, mrc_set_param("ack_piggyback", i < 3));
+		ASSERT_EQ(0, mrc_set_param("cc_host_delay", i < 3));
 		ASSERT_EQ(0, mrc_set_param("lazy_ack", i != 1));
 		if (i == 2)
 			ASSERT_EQ(0, run(MRC_DROP_CAPS_REQ " && " MRC_DROP_CAPS_REQ,
@@ -1856,8 +1864,8 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		EXPECT_EQ(ci.acks_piggy_tx, si.acks_piggy_rx);
 		EXPECT_EQ(si.acks_piggy_tx, ci.acks_piggy_rx);
 		if (i < 2) {
-			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, ci.caps);
-			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, si.caps);
+			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA | MRC_CONN_CAPS_HOST_DELAY, ci.caps);
+			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA | MRC_CONN_CAPS_HOST_DELAY, si.caps);
 			/*
 			 * Without: at least 2 n.  The debug kernel's answers
 			 * often come after ack_pingpong_us (10 ms): 47 and,
@@ -1980,7 +1988,7 @@ TEST_F_TIMEOUT(conn, lazy_acks, 120)
 		TH_LOG("lazy_end_ack %d: %llu messages, %llu ACKs, %llu resent",
 		       i, (unsigned long long)si.rx_msgs,
 		       (unsigned long long)si.acks_tx, (unsigned long long)ci.retrans);
-		EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, si.caps);
+		EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA, si.caps & MRC_CONN_CAPS_ACK_DATA);
 		EXPECT_EQ((unsigned long long)small, si.rx_msgs);
 		/* off: one per message at least; on: fewer than one per 2 */
 		EXPECT_TRUE(i ? debug_kernel() || si.acks_tx * 2 < (unsigned long long)small :

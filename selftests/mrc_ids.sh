@@ -85,7 +85,7 @@ check_match "root sees both ids ($ID, $PEER_ID)" "^[0-9a-f]{8} [0-9a-f]{8}$" "$I
 # ---- what nobody sees ------------------------------------------------------------
 out=$(ip netns exec $NA $NOBODY mrcctl conn show 2>&1)
 check_match "nobody: conn show says the id is hidden" \
-	"^mrc0 \(id hidden: needs CAP_NET_ADMIN\): established 10\.0\.0\.1:[0-9]+ -> 10\.0\.0\.2:7300 planes 1 paths 32 ack-data$" \
+	"^mrc0 \(id hidden: needs CAP_NET_ADMIN\): established 10\.0\.0\.1:[0-9]+ -> 10\.0\.0\.2:7300 planes 1 paths 32 ack-data host-delay$" \
 	"$(head -1 <<<"$out")"
 check_eq "nobody: conn show has no id anywhere" "" "$(grep -iE "$ID|$PEER_ID|peer-id" <<<"$out")"
 out=$(ip netns exec $NA $NOBODY mrcctl -j -s conn show 2>&1)

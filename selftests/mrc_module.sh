@@ -31,9 +31,9 @@ bounds="min_seg_size dev_rmem_max orphan_fin_timeout_ms max_orphans half_open_ti
 check_eq "bounds are writable by root (0644) and show their documented defaults" \
 	"644 644 644 644 644 644 512 268435456 10000 4096 10000 10000" \
 	"$(cd $params && stat -c %a $bounds 2>&1 | xargs) $(cd $params && cat $bounds 2>&1 | xargs)"
-acks="ack_every lazy_fill_ack lazy_end_ack lazy_ack ack_piggyback ack_pingpong_us"
+acks="ack_every lazy_fill_ack lazy_end_ack lazy_ack ack_piggyback ack_pingpong_us cc_host_delay"
 check_eq "ACK mechanisms are writable by root (0644) and show their documented defaults" \
-	"644 644 644 644 644 644 16 Y Y Y Y 4000" \
+	"644 644 644 644 644 644 644 16 Y Y Y Y 4000 Y" \
 	"$(cd $params && stat -c %a $acks 2>&1 | xargs) $(cd $params && cat $acks 2>&1 | xargs)"
 # 16 is the protocol's bound: senders rely on an ACK every 16 segments
 ae=()

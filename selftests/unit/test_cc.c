@@ -496,6 +496,53 @@ TEST(cc_delay_once_per_round)
 	EXPECT_LT(100U, cc.srtt_us);	/* the sample is in srtt */
 }
 
+/*
+ * The hosts' waits are left out of the delay rule, not of the RTT: a round
+ * slow only by them is not cut; one slow beyond them is; a wait measured
+ * longer than the sample takes the round's minimum to the base RTT, never
+ * below, and the base RTT and srtt keep whole samples.
+ */
+TEST(cc_delay_host_waits)
+{
+	struct mrc_cc_params p;
+	struct mrc_cc cc;
+	u32 now = 0, i, k, w;
+
+	params(&p, false);
+	p.init_segs = 64;
+	p.target_qdelay_us = 0;		/* automatic: the base RTT */
+	mrc_cc_init(&cc, &p);
+	batch(&cc, &p, 64, 0, 100, &now);
+	ASSERT_EQ(100U, cc.base_rtt_us);
+	/* 900 us of every 1000 waited in hosts: 100 in the fabric */
+	for (i = 0; i < 3; i++) {
+		w = cc.cwnd / MSS;
+		for (k = 0; k < w; k++)
+			mrc_cc_on_sent(&cc, &p, MSS);
+		for (k = 0; k < w; k++)
+			mrc_cc_on_ack_host(&cc, &p, MSS, 0, 1000, 900, ++now);
+	}
+	EXPECT_EQ(0ULL, cc.delay_cuts);
+	EXPECT_EQ(100U, cc.base_rtt_us);
+	EXPECT_LT(500U, cc.srtt_us);		/* whole samples */
+	/* 1000 us, 600 in hosts: 400 in the fabric, beyond 2 x base */
+	w = cc.cwnd;
+	for (k = 0; k < w / MSS; k++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	for (k = 0; k < w / MSS; k++)
+		mrc_cc_on_ack_host(&cc, &p, MSS, 0, 1000, 600, ++now);
+	EXPECT_EQ(1ULL, cc.delay_cuts);
+	EXPECT_EQ(w - w / 2, cc.cwnd);
+	/* waits longer than the samples: the base, no cut, base unchanged */
+	w = cc.cwnd;
+	for (k = 0; k < w / MSS; k++)
+		mrc_cc_on_sent(&cc, &p, MSS);
+	for (k = 0; k < w / MSS; k++)
+		mrc_cc_on_ack_host(&cc, &p, MSS, 0, 300, 5000, ++now);
+	EXPECT_EQ(1ULL, cc.delay_cuts);
+	EXPECT_EQ(100U, cc.base_rtt_us);
+}
+
 /* Marks and delay in the same round: the larger cut, not both. */
 TEST(cc_ecn_and_delay_not_compounded)
 {

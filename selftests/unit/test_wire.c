@@ -24,7 +24,7 @@ static_assert(sizeof(struct mrc_wire_probe) == 12, "probe");
 static_assert(offsetof(struct mrc_wire_data, ev) == 16, "data.ev");
 static_assert(offsetof(struct mrc_wire_ack, trig_psn) == 40, "ack.trig_psn");
 static_assert(offsetof(struct mrc_wire_ack, ack_delay_us) == 56, "ack.delay");
-static_assert(offsetof(struct mrc_wire_ack, reserved) == 60, "ack.reserved");
+static_assert(offsetof(struct mrc_wire_ack, host_delay_us) == 60, "ack.host_delay_us");
 static_assert(offsetof(struct mrc_wire_req, max_msg_size) == 16, "req.mms");
 static_assert(offsetof(struct mrc_wire_req, echo) == 20, "req.echo");
 static_assert(offsetof(struct mrc_wire_probe, stamp) == 8, "probe.stamp");
@@ -107,7 +107,7 @@ static size_t build_data(u8 *b, u8 type, u32 plen)
 			b[i] = unit_rand32();
 		w16(b + 36 + 44, rand_ev());	/* trig_ev */
 		b[36 + 47] = 0;			/* nack_reason */
-		w32(b + 36 + 60, 0);		/* reserved */
+		w32(b + 36 + 60, unit_rand32());	/* host_delay_us */
 	}
 	put_hdr(b, type, flags, nz32(), nz32());
 	if (type == MRC_PKT_DATA) {
@@ -136,7 +136,7 @@ static size_t build_ack(u8 *b, u8 type)
 		b[i] = unit_rand32();
 	w16(b + 56, rand_ev());
 	b[59] = type == MRC_PKT_ACK ? 0 : 1 + unit_rand32() % (__MRC_NACK_MAX - 1);
-	w32(b + 72, 0);			/* reserved */
+	w32(b + 72, unit_rand32());	/* host_delay_us */
 	return 76;
 }
 
@@ -288,7 +288,7 @@ static bool oracle_valid(const u8 *b, size_t len)
 		    ((flags & 2) && b[1] == MRC_PKT_CLOSE) ||
 		    b[31] || r32(b + 32) || r16(b + 28) > 0x3fff)
 			return false;
-		if ((flags & 2) && (r16(b + 80) > 0x3fff || b[83] || r32(b + 96)))
+		if ((flags & 2) && (r16(b + 80) > 0x3fff || b[83]))
 			return false;
 		plen = len - hdr;
 		msg_len = r32(b + 20);
@@ -299,7 +299,7 @@ static bool oracle_valid(const u8 *b, size_t len)
 		return msg_len && off < msg_len && (u64)off + plen <= msg_len;
 	case MRC_PKT_ACK:
 	case MRC_PKT_NACK:
-		if (len != 76 || (flags & ~1) || r16(b + 56) > 0x3fff || r32(b + 72))
+		if (len != 76 || (flags & ~1) || r16(b + 56) > 0x3fff)
 			return false;
 		return b[1] == MRC_PKT_ACK ? b[59] == 0 : b[59] >= 1 && b[59] <= 3;
 	case MRC_PKT_REQ:
@@ -308,8 +308,8 @@ static bool oracle_valid(const u8 *b, size_t len)
 		if (len < 36)
 			return false;
 		n = b[26];
-		/* A REQ's flags: any (unknown ones ignored); an ACCEPT's: 1 */
-		if (n < 1 || n > 32 || (b[1] == MRC_PKT_ACCEPT && (flags & ~1)) ||
+		/* A REQ's flags: any (unknown ones ignored); an ACCEPT's: 1, 2 */
+		if (n < 1 || n > 32 || (b[1] == MRC_PKT_ACCEPT && (flags & ~3)) ||
 		    b[27] || r16(b + 24) < 64 || !r32(b + 28))
 			return false;
 		if (b[1] == MRC_PKT_REQ) {
@@ -932,9 +932,10 @@ TEST(wire_data_ack)
 	w16(b + 36 + 44, MRC_EV_MAX + 1);	/* trig_ev */
 	EXPECT_EQ(MRC_DROP_BAD_FIELD, parse_exact(b, len, &pkt));
 	w16(b + 36 + 44, MRC_EV_MAX);
-	b[36 + 63] = 1;				/* reserved */
-	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
-	b[36 + 63] = 0;
+	w32(b + 36 + 60, 0xfedcba98);		/* host_delay_us: any value */
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(0xfedcba98U, be32_to_cpu(pkt.u.dack.host_delay_us));
+	w32(b + 36 + 60, 0);
 	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
 	/* A CLOSE carries none. */
 	len = build_data(b, MRC_PKT_CLOSE, 0);
@@ -947,14 +948,17 @@ TEST(wire_data_ack)
 	w16(b + 2, 0xffff);
 	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
 	EXPECT_EQ(MRC_F_REQ_MASK, pkt.flags);
-	w16(b + 2, 0xfffe);
+	w16(b + 2, 0xfffc);
 	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
 	EXPECT_EQ(0, pkt.flags);
 	len = build_req(b, MRC_PKT_ACCEPT, 2);
 	w16(b + 2, MRC_F_REQ_ACK_DATA);
 	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
 	EXPECT_EQ(MRC_F_REQ_ACK_DATA, pkt.flags);
-	w16(b + 2, MRC_F_REQ_ACK_DATA | 0x0002);
+	w16(b + 2, MRC_F_REQ_ACK_DATA | MRC_F_REQ_HOST_DELAY);
+	EXPECT_EQ(MRC_DROP_NONE, parse_exact(b, len, &pkt));
+	EXPECT_EQ(MRC_F_REQ_ACK_DATA | MRC_F_REQ_HOST_DELAY, pkt.flags);
+	w16(b + 2, MRC_F_REQ_ACK_DATA | 0x0004);
 	EXPECT_EQ(MRC_DROP_RESERVED, parse_exact(b, len, &pkt));
 }
 

@@ -453,9 +453,13 @@ void conn_print(const struct nlmsghdr *nlh, const char *event)
 		print_u64("paths", "paths",
 			  mnl_attr_get_u32(tb[MRC_A_CONN_PATHS]));
 	/* capabilities: text names the ones in force, JSON says each */
-	if (tb[MRC_A_CONN_CAPS])
+	if (tb[MRC_A_CONN_CAPS]) {
 		print_bool("ack_data", "ack-data",
 			   mnl_attr_get_u32(tb[MRC_A_CONN_CAPS]) & MRC_CONN_CAPS_ACK_DATA);
+		print_bool("host_delay", "host-delay",
+			   mnl_attr_get_u32(tb[MRC_A_CONN_CAPS]) &
+			   MRC_CONN_CAPS_HOST_DELAY);
+	}
 	print_bool(NULL, "orphan", orphan);
 
 	conn_print_fields(tb, conn_snd_fields, ARRAY_SIZE(conn_snd_fields),

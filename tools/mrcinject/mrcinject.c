@@ -487,10 +487,8 @@ static size_t build_reserved(u8 *buf, unsigned long long v)
 		return build_data(buf, MRC_PKT_CLOSE, 0x8000, d, s, (u32)rnd(), 3, 0, 0, 0);
 	case 4:		/* ACK flag beyond CE */
 		return build_ack(buf, MRC_PKT_ACK, 0x0004, d, s, 0, 0, 0, 0);
-	case 5:		/* ACK reserved word */
-		len = build_ack(buf, MRC_PKT_ACK, 0, d, s, 0, 0, 0, 0);
-		buf[MRC_HDR_LEN + offsetof(struct mrc_wire_ack, reserved)] = 1;
-		return len;
+	case 5:		/* ACCEPT capability beyond ACK_DATA and HOST_DELAY */
+		return build_req(buf, MRC_PKT_ACCEPT, MRC_F_REQ_MASK + 1, d, s);
 	case 6:		/* DATA ACK_CE without an ACK part (a REQ's flags: ignored) */
 		return build_data(buf, MRC_PKT_DATA, MRC_F_DATA_ACK_CE, d, s, (u32)rnd(), 0,
 				  16, 0, 16);

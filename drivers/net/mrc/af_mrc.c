@@ -1180,6 +1180,7 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info)
 	info->rmem_limit = ms->seg_size ? mrc_input_limit(ms) : 0;
 	info->max_msg = ms->max_msg;
 	BUILD_BUG_ON(MRC_CONN_CAPS_ACK_DATA != MRC_F_REQ_ACK_DATA);
+	BUILD_BUG_ON(MRC_CONN_CAPS_HOST_DELAY != MRC_F_REQ_HOST_DELAY);
 	info->caps = ms->caps;
 	info->reo_mult = ms->txrec ? ms->txw.reo_mult : 0;
 	mrc_conn_spin_unlock(ms);

@@ -44,7 +44,8 @@ MODULE_PARM_DESC(ack_piggyback,
 /* The capabilities we offer or accept now. */
 static u8 mrc_handshake_caps(void)
 {
-	return READ_ONCE(ack_piggyback) ? MRC_F_REQ_ACK_DATA : 0;
+	return (READ_ONCE(ack_piggyback) ? MRC_F_REQ_ACK_DATA : 0) |
+	       (mrc_host_delay_on() ? MRC_F_REQ_HOST_DELAY : 0);
 }
 
 /*

@@ -352,6 +352,7 @@ static void mrc_input_put_ack(struct mrc_sock *ms, u8 reason, void *buf)
 	mrc_input_commit(ms);
 	a.rwnd_psn = ms->rwnd_adv;
 	a.ack_delay_us = mrc_now_us() - ms->ack_trig_at;	/* u32 time wraps */
+	a.host_delay_us = ms->caps & MRC_F_REQ_HOST_DELAY ? ms->ack_trig_host : 0;
 	mrc_wire_put_ack(buf, &a);
 }
 
@@ -452,9 +453,13 @@ static bool mrc_input_trimmed(const struct mrc_sock *ms,
 	return pkt->payload_len < min(ms->seg_size, msg_len - off);
 }
 
-/* Remember @pkt, arrived at @now, as the trigger of the next ACK (or NACK). */
+/*
+ * Remember @pkt, arrived at @now after waiting @host_us in this host, as
+ * the trigger of the next ACK (or NACK).
+ */
 static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
-			      const struct mrc_pkt *pkt, bool ce, u32 now)
+			      const struct mrc_pkt *pkt, bool ce, u32 now,
+			      u32 host_us)
 {
 	const struct mrc_wire_data *d = &pkt->u.data;
 
@@ -463,6 +468,7 @@ static void mrc_input_trigger(struct mrc_sock *ms, u8 plane,
 	ms->ack_trig.tx = d->tx_count;
 	ms->ack_trig.ce = ce;
 	ms->ack_trig_at = now;
+	ms->ack_trig_host = host_us;
 	ms->ack_trig_plane = plane;
 }
 
@@ -618,6 +624,7 @@ struct mrc_rx_seg {
 	const struct sk_buff *burst;
 	u32 off;
 	u32 now;	/* mrc_now_us(), read once per datagram or burst */
+	u32 host_us;	/* its wait in this host by then (mrc_host_delay_us()) */
 };
 
 /*
@@ -1087,7 +1094,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			 * One small packet per packet received.
 			 */
 			mrc_input_drop(ms, rail, dropped, MRC_DROP_TRIMMED);
-			mrc_input_trigger(ms, plane, pkt, ce, seg->now);
+			mrc_input_trigger(ms, plane, pkt, ce, seg->now, seg->host_us);
 			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
 			return false;
 		}
@@ -1121,7 +1128,7 @@ static bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		break;
 	}
 	ms->ack_pending++;
-	mrc_input_trigger(ms, plane, pkt, ce, seg->now);
+	mrc_input_trigger(ms, plane, pkt, ce, seg->now, seg->host_us);
 	every = READ_ONCE(ack_every);
 	/* Also at once when the credit ends within the next ack_every PSNs. */
 	if (now || ms->ack_pending >= every ||
@@ -1153,15 +1160,21 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
  * never sent (the packet is dropped whole).
  */
 static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
-			  const struct mrc_wire_ack *w, bool ce, u32 now,
-			  bool *dropped, struct sk_buff_head *xq)
+			  const struct mrc_wire_ack *w, bool ce,
+			  const struct mrc_rx_seg *seg, bool *dropped,
+			  struct sk_buff_head *xq)
 {
+	u32 rwnd, rtt, reo, host, now = seg->now;
 	struct mrc_ack_result res;
 	struct mrc_ack_info a;
-	u32 rwnd, rtt, reo;
 	bool trimmed, progress = false;
 
 	mrc_wire_get_ack(w, &a);
+	/* Only from a peer that settled it; otherwise the field is reserved. */
+	if (a.host_delay_us && !(ms->caps & MRC_F_REQ_HOST_DELAY)) {
+		mrc_input_drop(ms, rail, dropped, MRC_DROP_RESERVED);
+		return;
+	}
 	/* A hold longer than the peer may take on purpose is RTT. */
 	a.ack_delay_us = mrc_rtt_ack_delay(&ms->rtt, a.ack_delay_us, MRC_ACK_DELAY_US);
 
@@ -1200,7 +1213,13 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	 * (congestion); it is sent again at once.
 	 */
 	trimmed = type == MRC_PKT_NACK && a.nack_reason == MRC_NACK_TRIMMED;
-	mrc_path_acked(ms, &res, ce, a.ce_count, trimmed);
+	/*
+	 * The planes' windows tell the time the trigger and this ACK waited
+	 * in the two hosts from the fabric's (hostdelay.c).  The peer's part
+	 * is at most a second (a larger one is not a wait of this sample).
+	 */
+	host = seg->host_us + min_t(u32, a.host_delay_us, USEC_PER_SEC);
+	mrc_path_acked(ms, &res, host, ce, a.ce_count, trimmed);
 	if (res.acked_pkts)
 		mrc_output_sndbuf_expand(ms);
 	if (trimmed)
@@ -1295,7 +1314,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			}
 			if (ms->state == MRC_ST_ESTABLISHED) {
 				mrc_input_ack(ms, rail, MRC_PKT_DATA, &pkt->u.dack,
-					      pkt->flags & MRC_F_DATA_ACK_CE, seg->now,
+					      pkt->flags & MRC_F_DATA_ACK_CE, seg,
 					      &dropped, xq);
 				if (dropped)
 					break;
@@ -1316,7 +1335,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		}
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK) {
 			mrc_input_ack(ms, rail, pkt->type, &pkt->u.ack,
-				      pkt->flags & MRC_F_ACK_CE, seg->now, &dropped, xq);
+				      pkt->flags & MRC_F_ACK_CE, seg, &dropped, xq);
 			break;
 		}
 		kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);
@@ -1382,7 +1401,11 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq)
 {
-	struct mrc_rx_seg seg = { .skb = skb, .now = mrc_now_us() };
+	struct mrc_rx_seg seg = {
+		.skb = skb,
+		.now = mrc_now_us(),
+		.host_us = mrc_host_delay_us(skb),
+	};
 	bool dropped;
 
 	lockdep_assert_held(&ms->lock);
@@ -1404,6 +1427,7 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
  * @pkt: the segment's parsed headers (a DATA packet's)
  * @ce: the burst's IP header carried CE
  * @now: mrc_now_us(), read once for the whole burst
+ * @host_us: the burst's wait in this host by then (mrc_host_delay_us())
  * @xq: where replies are queued
  *
  * The segment is processed as a packet of its own would be, but its bytes
@@ -1415,9 +1439,14 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
  */
 bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
-		     bool ce, u32 now, struct sk_buff_head *xq)
+		     bool ce, u32 now, u32 host_us, struct sk_buff_head *xq)
 {
-	struct mrc_rx_seg seg = { .burst = burst, .off = off, .now = now };
+	struct mrc_rx_seg seg = {
+		.burst = burst,
+		.off = off,
+		.now = now,
+		.host_us = host_us,
+	};
 	bool dropped;
 
 	lockdep_assert_held(&ms->lock);

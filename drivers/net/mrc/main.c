@@ -56,9 +56,10 @@ static int __init mrc_init(void)
 		return err;
 	mrc_sysfs_init();
 	mrc_input_setup();
+	mrc_host_delay_init();
 	err = mrc_netns_init();
 	if (err)
-		return err;
+		goto err_host_delay;
 	err = mrc_rail_init();
 	if (err)
 		goto err_netns;
@@ -84,6 +85,8 @@ err_rail:
 	mrc_rail_exit();
 err_netns:
 	mrc_netns_exit();
+err_host_delay:
+	mrc_host_delay_exit();
 	return err;
 }
 
@@ -94,6 +97,7 @@ static void __exit mrc_exit(void)
 	mrc_netlink_exit();
 	mrc_rail_exit();
 	mrc_netns_exit();
+	mrc_host_delay_exit();
 	pr_info("version " MRC_VERSION " unloaded\n");
 }
 

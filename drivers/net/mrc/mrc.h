@@ -343,6 +343,12 @@ extern const struct kobj_type mrc_rail_ktype;
 /* input.c */
 void mrc_input_setup(void);
 
+/* hostdelay.c */
+bool mrc_host_delay_on(void);
+u32 mrc_host_delay_us(const struct sk_buff *skb);
+void mrc_host_delay_init(void);
+void mrc_host_delay_exit(void);
+
 /* af_mrc.c */
 int mrc_af_init(void);
 void mrc_af_exit(void);

@@ -453,6 +453,8 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
  * @ms: the connection; each plane's ack_bytes holds what the ACK
  *	acknowledged there (cleared here)
  * @res: the scoreboard's view of the ACK
+ * @host_us: of the RTT sample, the time the trigger and the ACK waited
+ *	in the receiving hosts (hostdelay.c)
  * @ce: the trigger carried CE: an ECN echo for the trigger's path
  * @ce_count: the peer's count of our packets it received marked; its
  *	increase since the highest count applied is what the plane's window
@@ -465,7 +467,7 @@ void mrc_path_lost(struct mrc_sock *ms, u32 path)
  * (its plane); otherwise they wait for the next such ACK.
  */
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
-		    bool ce, u32 ce_count, bool nack)
+		    u32 host_us, bool ce, u32 ce_count, bool nack)
 {
 	unsigned long planes = ms->planes;
 	u32 now = mrc_now_us(), plane, ce_bytes = 0;
@@ -495,9 +497,9 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 		if (!bytes && plane != tp)
 			continue;
 		pl->ack_bytes = 0;
-		mrc_cc_on_ack(&pl->cc, &ms->ccp, bytes,
-			      plane == tp ? min(ce_bytes, bytes) : 0,
-			      plane == tp ? res->rtt_us : 0, now);
+		mrc_cc_on_ack_host(&pl->cc, &ms->ccp, bytes,
+				   plane == tp ? min(ce_bytes, bytes) : 0,
+				   plane == tp ? res->rtt_us : 0, host_us, now);
 	}
 }
 

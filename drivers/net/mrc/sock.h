@@ -290,6 +290,8 @@ struct mrc_endpoint_rail {
  *	MRC_F_REQ_ACK_DATA in @caps
  * @ack_trig: the packet that will trigger the next ACK
  * @ack_trig_at: when it arrived (mrc_now_us() time, of its batch)
+ * @ack_trig_host: how long it had waited in this host by then, us
+ *	(mrc_host_delay_us(); 0: not measured)
  * @ack_trig_plane: the plane of the rail it arrived on
  * @rwnd_adv: the highest credit (rwnd_psn) we advertised: the peer may
  *	send PSNs below it, and nothing at or beyond it is accepted
@@ -419,6 +421,7 @@ struct mrc_sock {
 		bool ce;
 	} ack_trig;
 	u32 ack_trig_at;
+	u32 ack_trig_host;
 	u8 ack_trig_plane;
 	u32 rwnd_adv;
 	u32 rwnd_init;
@@ -633,7 +636,7 @@ int mrc_path_pick_any(struct mrc_sock *ms);
 void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state);
 void mrc_path_lost(struct mrc_sock *ms, u32 path);
 void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
-		    bool ce, u32 ce_count, bool nack);
+		    u32 host_us, bool ce, u32 ce_count, bool nack);
 void mrc_path_probe_ack(struct mrc_sock *ms, const struct mrc_wire_probe *p);
 int mrc_path_deny(struct mrc_sock *ms, u16 ev, bool deny);
 void mrc_path_init(struct mrc_sock *ms);
@@ -669,7 +672,7 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 /* input.c */
 bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
-		     bool ce, u32 now, struct sk_buff_head *xq);
+		     bool ce, u32 now, u32 host_us, struct sk_buff_head *xq);
 void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);

@@ -303,8 +303,8 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	bool ce, kept = false;
 	struct mrc_sock *ms;
 	struct mrc_pkt pkt;
+	u32 now, host_us;
 	u8 dsfield;
-	u32 now;
 
 	mrc_stats_rx(mdev, rail, skb, n, len + n * sizeof(struct udphdr));
 	mrc_udp_addrs(skb, &saddr, &daddr, &dsfield);
@@ -319,6 +319,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	}
 	mrc_conn_lock(ms, &xq);
 	now = mrc_now_us();	/* one clock read for every segment */
+	host_us = mrc_host_delay_us(skb);
 	if (n > 1) {
 		ms->stats.rx_bursts++;
 		ms->stats.rx_burst_pkts += n;
@@ -333,7 +334,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 			continue;
 		}
 		if (!mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len, &pkt,
-				     ce, now, &xq))
+				     ce, now, host_us, &xq))
 			kept = true;
 	}
 	mrc_conn_unlock(ms, &xq);

@@ -18,9 +18,14 @@
  *   (wire.rst).
  * @MRC_CONN_CAPS_ACK_DATA: Both ends read ACKs carried on DATA packets (module
  *   parameter ack_piggyback at both when the connection opened).
+ * @MRC_CONN_CAPS_HOST_DELAY: Both ends report in their ACKs how long the
+ *   acknowledged packet waited in the receiving host (module parameter
+ *   cc_host_delay at both when the connection opened); the planes' delay rule
+ *   leaves that wait out.
  */
 enum mrc_conn_caps {
 	MRC_CONN_CAPS_ACK_DATA = 1,
+	MRC_CONN_CAPS_HOST_DELAY = 2,
 };
 
 /**

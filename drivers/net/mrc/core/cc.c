@@ -147,11 +147,14 @@ u32 mrc_cc_target_us(const struct mrc_cc *cc, const struct mrc_cc_params *p)
 							MRC_CC_TARGET_MIN_US;
 }
 
-/* An RTT sample: smoothed RTT, windowed minimum, the round's minimum. */
+/*
+ * An RTT sample, of which @host waiting in hosts: smoothed RTT, windowed
+ * minimum, the round's minimum.
+ */
 static void mrc_cc_rtt(struct mrc_cc *cc, const struct mrc_cc_params *p,
-		       u32 rtt, u32 now)
+		       u32 rtt, u32 host, u32 now)
 {
-	u32 age = now - cc->base_epoch_us;
+	u32 age = now - cc->base_epoch_us, q;
 
 	cc->srtt_us = cc->srtt_us ?
 		(u32)((7ULL * cc->srtt_us + rtt + 4) >> 3) : rtt;
@@ -175,8 +178,11 @@ static void mrc_cc_rtt(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	cc->base_rtt_us = cc->base_prev_us && cc->base_prev_us < cc->base_cur_us ?
 			  cc->base_prev_us : cc->base_cur_us;
 
-	if (!cc->round_min_rtt_us || rtt < cc->round_min_rtt_us)
-		cc->round_min_rtt_us = rtt;
+	q = rtt > host ? rtt - host : 0;
+	if (q < cc->base_rtt_us)
+		q = cc->base_rtt_us;
+	if (!cc->round_min_rtt_us || q < cc->round_min_rtt_us)
+		cc->round_min_rtt_us = q;
 }
 
 /* Window growth for @acked bytes: slow start or additive increase. */
@@ -295,15 +301,16 @@ static void mrc_cc_round_end(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	mrc_cc_round_start(cc, now ? now : 1);
 }
 
-void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
-		   u32 acked_bytes, u32 ce_bytes, u32 rtt_us, u32 now_us)
+void mrc_cc_on_ack_host(struct mrc_cc *cc, const struct mrc_cc_params *p,
+			u32 acked_bytes, u32 ce_bytes, u32 rtt_us, u32 host_us,
+			u32 now_us)
 {
 	if (ce_bytes > acked_bytes)
 		ce_bytes = acked_bytes;
 	cc->in_flight -= acked_bytes < cc->in_flight ? acked_bytes :
 						       cc->in_flight;
 	if (rtt_us)
-		mrc_cc_rtt(cc, p, rtt_us, now_us);
+		mrc_cc_rtt(cc, p, rtt_us, host_us, now_us);
 	cc->round_acked = mrc_cc_add_sat(cc->round_acked, acked_bytes);
 	cc->round_ce = mrc_cc_add_sat(cc->round_ce, ce_bytes);
 	cc->round_done = mrc_cc_add_sat(cc->round_done, acked_bytes);

@@ -107,7 +107,8 @@ struct mrc_cc_params {
  * @round_acked: bytes acknowledged in the round
  * @round_ce: of which CE-marked
  * @round_cwnd: @cwnd when the round began
- * @round_min_rtt_us: smallest RTT sample of the round (0: none)
+ * @round_min_rtt_us: smallest RTT sample of the round, less the hosts'
+ *	waits but at least the base RTT (0: none)
  * @round_start_us: when the round began (0: unknown, the first round)
  * @dlv_rate: bytes per millisecond acknowledged in the last round that
  *	had a known start and lasted at least the base RTT (0: none yet, or
@@ -208,22 +209,45 @@ void mrc_cc_on_sent(struct mrc_cc *cc, const struct mrc_cc_params *p,
 		    u32 bytes);
 
 /**
- * mrc_cc_on_ack() - an ACK acknowledged bytes sent on the plane
+ * mrc_cc_on_ack_host() - an ACK acknowledged bytes sent on the plane
  * @cc: the state
  * @p: parameters
  * @acked_bytes: bytes of this plane newly acknowledged (they leave the
  *	flight; bytes already declared lost should not be included)
  * @ce_bytes: how many of them were CE-marked (clamped to @acked_bytes)
  * @rtt_us: an RTT sample of a packet of this plane (0: none)
+ * @host_us: of which the packet and its ACK waited in the receiving
+ *	hosts (0: not known)
  * @now_us: the time
  *
  * Updates the RTT estimates, cuts the window on the first marks of a
  * round, grows it, and ends the round if it is complete (alpha update,
  * delay cut).  An ACK with nothing acknowledged but an RTT sample only
- * updates the RTT estimates.
+ * updates the RTT estimates.  The smoothed and the base RTT take the
+ * whole sample; the delay rule sees it less @host_us, but never below
+ * the base RTT (a host wait measured too long cannot make the fabric
+ * look faster than it ever was).
  */
-void mrc_cc_on_ack(struct mrc_cc *cc, const struct mrc_cc_params *p,
-		   u32 acked_bytes, u32 ce_bytes, u32 rtt_us, u32 now_us);
+void mrc_cc_on_ack_host(struct mrc_cc *cc, const struct mrc_cc_params *p,
+			u32 acked_bytes, u32 ce_bytes, u32 rtt_us, u32 host_us,
+			u32 now_us);
+
+/**
+ * mrc_cc_on_ack() - mrc_cc_on_ack_host() without host waits
+ * @cc: the state
+ * @p: parameters
+ * @acked_bytes: bytes of this plane newly acknowledged
+ * @ce_bytes: how many of them were CE-marked
+ * @rtt_us: an RTT sample of a packet of this plane (0: none)
+ * @now_us: the time
+ */
+static inline void mrc_cc_on_ack(struct mrc_cc *cc,
+				 const struct mrc_cc_params *p,
+				 u32 acked_bytes, u32 ce_bytes, u32 rtt_us,
+				 u32 now_us)
+{
+	mrc_cc_on_ack_host(cc, p, acked_bytes, ce_bytes, rtt_us, 0, now_us);
+}
 
 /**
  * mrc_cc_ce_bytes() - the bytes an ACK reports CE-marked

@@ -22,8 +22,6 @@
 /* An ACK's part (a NACK's if @nack), on its own or on DATA. */
 static enum mrc_drop_reason check_ack(const struct mrc_wire_ack *a, bool nack)
 {
-	if (a->reserved)
-		return MRC_DROP_RESERVED;
 	if (!nack) {
 		if (a->nack_reason != MRC_NACK_NONE)
 			return MRC_DROP_BAD_FIELD;
@@ -325,6 +323,7 @@ void mrc_wire_put_ack(void *buf, const struct mrc_ack_info *a)
 		.ce_count = cpu_to_be32(a->ce_count),
 		.rwnd_psn = cpu_to_be32(a->rwnd_psn),
 		.ack_delay_us = cpu_to_be32(a->ack_delay_us),
+		.host_delay_us = cpu_to_be32(a->host_delay_us),
 	};
 	int i;
 
@@ -348,6 +347,7 @@ void mrc_wire_get_ack(const struct mrc_wire_ack *w, struct mrc_ack_info *a)
 	a->ce_count = be32_to_cpu(w->ce_count);
 	a->rwnd_psn = be32_to_cpu(w->rwnd_psn);
 	a->ack_delay_us = be32_to_cpu(w->ack_delay_us);
+	a->host_delay_us = be32_to_cpu(w->host_delay_us);
 }
 
 void mrc_wire_put_reset(void *buf, u32 reason)

@@ -72,7 +72,8 @@ struct mrc_wire_hdr {
  * ACK_DATA: "I read ACK parts on DATA" (MRC_F_DATA_ACK).
  */
 #define MRC_F_REQ_ACK_DATA	0x0001
-#define MRC_F_REQ_MASK		0x0001
+#define MRC_F_REQ_HOST_DELAY	0x0002
+#define MRC_F_REQ_MASK		0x0003
 /* ACK/NACK flags */
 #define MRC_F_ACK_CE		0x0001	/* the triggering packet was CE-marked */
 #define MRC_F_ACK_MASK		0x0001
@@ -126,7 +127,9 @@ struct mrc_wire_data {
  * @ce_count: CE-marked DATA/CLOSE packets received so far (wraps)
  * @rwnd_psn: flow-control credit: the receiver accepts PSNs below this
  * @ack_delay_us: microseconds between the trigger's arrival and this ACK
- * @reserved: must be zero (keeps the size a multiple of 8, no padding)
+ * @host_delay_us: microseconds the trigger had waited in the receiving host
+ *	when it arrived at mrc (0: not measured); zero unless the handshake
+ *	settled MRC_F_REQ_HOST_DELAY
  */
 struct mrc_wire_ack {
 	__be32 cum_psn;
@@ -139,7 +142,7 @@ struct mrc_wire_ack {
 	__be32 ce_count;
 	__be32 rwnd_psn;
 	__be32 ack_delay_us;
-	__be32 reserved;
+	__be32 host_delay_us;
 };
 
 enum mrc_nack_reason {
@@ -417,6 +420,7 @@ static inline void mrc_wire_put_data(void *buf, const struct mrc_data_info *d)
  * @ce_count: CE-marked packets received so far
  * @rwnd_psn: the receiver's credit: it accepts PSNs below this
  * @ack_delay_us: receiver's delay before acknowledging
+ * @host_delay_us: the trigger's wait in the receiving host before that
  */
 struct mrc_ack_info {
 	u32 cum;
@@ -429,6 +433,7 @@ struct mrc_ack_info {
 	u32 ce_count;
 	u32 rwnd_psn;
 	u32 ack_delay_us;
+	u32 host_delay_us;
 };
 
 /**
