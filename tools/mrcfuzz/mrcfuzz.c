@@ -31,7 +31,8 @@
  *              link up, and MRCDEV's settings restored, whatever the
  *              random netlink messages did in between; while its
  *              udp-port cannot be put back (connections run on it:
- *              "repair EBUSY" in the summary), no thread connects, so
+ *              "repair EBUSY" in the summary), no thread connects and
+ *              the table's sockets are closed with SO_LINGER 0, so
  *              that the device drains; at the end, every rail of MRCDEV
  *              not given with -r is detached, whoever attached it
  * -R           repair only: put MRCDEV back as the -r options say (at
@@ -1969,6 +1970,27 @@ static int detach_foreign(struct thr *t, unsigned int dev)
 }
 
 /*
+ * The udp-port is held by connections: close every socket of the table
+ * with SO_LINGER 0, so that its connection ends at once (an idle
+ * established one would otherwise keep the port for the whole run; an
+ * orphan that cannot reach its peer, the dead-peer time).  As a close
+ * op of the threads, it may close a descriptor a thread is using.
+ */
+static void release_slots(void)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	int s, fd;
+
+	for (s = 0; s < NSLOTS; s++) {
+		fd = __atomic_exchange_n(&slots[s], -1, __ATOMIC_ACQ_REL);
+		if (fd < 0)
+			continue;
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(fd);
+	}
+}
+
+/*
  * Put the topology back.  Returns 0, -EAGAIN if a rail could not be put
  * back yet (its plane held by a device the threads attached meanwhile),
  * or -EBUSY if the udp-port could not be restored yet: it cannot change
@@ -2082,6 +2104,7 @@ static int repair(struct thr *t, bool last)
 			if (!last)
 				count(t, OP_REPAIR, EBUSY);
 			__atomic_store_n(&port_held, 1, __ATOMIC_RELAXED);
+			release_slots();
 			return -EBUSY;
 		}
 	}
