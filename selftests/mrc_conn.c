@@ -1788,8 +1788,9 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
  *     each message;
  *  3. off, and cc_host_delay off (the other capability): nothing
  *     offered; the same.
- * With cc_host_delay on (steps 0-2), its capability HOST_DELAY is settled
- * beside ACK_DATA (not in step 2, whose REQ offered none).
+ * cc_host_delay is on in step 0 (both capabilities settled) and 2 (none:
+ * its REQ offered none), off in steps 1 and 3 (ACK_DATA alone in step 1:
+ * each capability is settled on its own).
  * Then one message the server does not answer: its ACK leaves when the
  * wait for an answer expires (nothing in flight at the client 50 ms
  * later, 200 ms on the debug kernel), whatever the timer did before, and
@@ -1800,8 +1801,9 @@ TEST_F_TIMEOUT(conn, sndbuf_grows, 180)
  * the 10 ms wait, so that its answer restores the wait for one): an ACK
  * that waits for the RTO fails all three.
  */
+/* a REQ (version 2, type 1) offering both capabilities, as in step 2 */
 #define MRC_DROP_CAPS_REQ "tc qdisc add dev %s clsact && tc filter add dev %s egress " \
-	"protocol ip u32 match ip protocol 17 0xff match u32 0x02010001 0xffffffff at 28 " \
+	"protocol ip u32 match ip protocol 17 0xff match u32 0x02010003 0xffffffff at 28 " \
 	"action drop"
 
 TEST_F_TIMEOUT(conn, acks_on_data, 120)
@@ -1817,7 +1819,7 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		/* The debug kernel takes 5-10 ms to answer: the longest wait. */
 		ASSERT_EQ(0, mrc_set_param("ack_pingpong_us", wait));
 		ASSERT_EQ(0, mrc_set_param("ack_piggyback", i < 3));
-		ASSERT_EQ(0, mrc_set_param("cc_host_delay", i < 3));
+		ASSERT_EQ(0, mrc_set_param("cc_host_delay", i == 0 || i == 2));
 		ASSERT_EQ(0, mrc_set_param("lazy_ack", i != 1));
 		if (i == 2)
 			ASSERT_EQ(0, run(MRC_DROP_CAPS_REQ " && " MRC_DROP_CAPS_REQ,
@@ -1864,8 +1866,11 @@ TEST_F_TIMEOUT(conn, acks_on_data, 120)
 		EXPECT_EQ(ci.acks_piggy_tx, si.acks_piggy_rx);
 		EXPECT_EQ(si.acks_piggy_tx, ci.acks_piggy_rx);
 		if (i < 2) {
-			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA | MRC_CONN_CAPS_HOST_DELAY, ci.caps);
-			EXPECT_EQ(MRC_CONN_CAPS_ACK_DATA | MRC_CONN_CAPS_HOST_DELAY, si.caps);
+			unsigned int want = MRC_CONN_CAPS_ACK_DATA |
+					   (i ? 0 : MRC_CONN_CAPS_HOST_DELAY);
+
+			EXPECT_EQ(want, ci.caps);
+			EXPECT_EQ(want, si.caps);
 			/*
 			 * Without: at least 2 n.  The debug kernel's answers
 			 * often come after ack_pingpong_us (10 ms): 47 and,

@@ -134,11 +134,13 @@ cleanup() {
 	# a parameter the half-open flood raised, if it ended early
 	[ -n "$hoto0" ] && echo "$hoto0" >/sys/module/mrc/parameters/half_open_timeout_ms
 	[ -n "$rxb0" ] && echo "$rxb0" >/sys/module/mrc/parameters/rx_burst
+	[ -n "$hd0" ] && echo "$hd0" >/sys/module/mrc/parameters/cc_host_delay
 	rm -rf "$tmp"
 	_ns_cleanup
 }
 hoto0=
 rxb0=
+hd0=
 trap cleanup EXIT
 
 # ---- topology ------------------------------------------------------------------
@@ -405,7 +407,10 @@ wait_file() {
 
 # ---- the legitimate transfers ----------------------------------------------------
 # The transfer checked end to end, and a control transfer that a genuine
-# RESET will end.
+# RESET will end.  Both without the HOST_DELAY capability (cc_host_delay
+# off while they connect): an ACK's host_delay_us is then reserved.
+hd0=$(cat /sys/module/mrc/parameters/cc_host_delay)
+echo 0 >/sys/module/mrc/parameters/cc_host_delay
 ip netns exec $NB mrcat -l -p $PORT -m 0 -s 1000-30000 -t $((XFER_S + 120)) -r "$tmp/ready" \
 	>"$tmp/recv.out" 2>"$tmp/recv.err" &
 RPID=$!
@@ -440,6 +445,7 @@ conns A
 conn_find $PORT
 check_eq "transfer: established; B's connection $BID has peer-id $AID, A's $CID has peer-id $CPEER" \
 	"$AID $BID" "$CID $CPEER"
+echo "$hd0" >/sys/module/mrc/parameters/cc_host_delay
 
 snap
 
@@ -463,6 +469,8 @@ kind "bad-ack (peer): ACK of PSNs never sent, to the receiving side" bad-ack A -
 	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack -c $BID -C $AID -n $N"
 kind "bad-ack-data (peer): DATA whose ACK part acknowledges PSNs never sent" bad-ack A - \
 	"-d 10.0.0.2 -s 10.0.0.1 -k bad-ack-data -c $BID -C $AID -n $N"
+kind "host-delay (peer): ACK with host_delay_us set, to a connection without HOST_DELAY" \
+	reserved A - "-d 10.0.0.2 -s 10.0.0.1 -k host-delay -c $BID -C $AID -n $N"
 # The sending side has packets in flight (most of the time on the debug
 # kernel, where it pauses between messages): its scoreboard must refuse
 # too.

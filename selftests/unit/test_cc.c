@@ -499,8 +499,8 @@ TEST(cc_delay_once_per_round)
 /*
  * The hosts' waits are left out of the delay rule, not of the RTT: a round
  * slow only by them is not cut; one slow beyond them is; a wait measured
- * longer than the sample takes the round's minimum to the base RTT, never
- * below, and the base RTT and srtt keep whole samples.
+ * longer than the sample only makes its round look fast, and the base RTT
+ * and srtt keep whole samples.
  */
 TEST(cc_delay_host_waits)
 {
@@ -533,7 +533,7 @@ TEST(cc_delay_host_waits)
 		mrc_cc_on_ack_host(&cc, &p, MSS, 0, 1000, 600, ++now);
 	EXPECT_EQ(1ULL, cc.delay_cuts);
 	EXPECT_EQ(w - w / 2, cc.cwnd);
-	/* waits longer than the samples: the base, no cut, base unchanged */
+	/* waits longer than the samples: no cut, base unchanged */
 	w = cc.cwnd;
 	for (k = 0; k < w / MSS; k++)
 		mrc_cc_on_sent(&cc, &p, MSS);

@@ -31,6 +31,9 @@
  *   bad-ack-data DATA whose ACK part (MRC_F_DATA_ACK) is   bad-ack
  *                a bad-ack's (reserved: to a connection   (reserved)
  *                without the ACK_DATA capability)
+ *   host-delay   a bad-ack's ACK with host_delay_us set   reserved
+ *                (to a connection without the HOST_DELAY  (bad-ack
+ *                capability; with it)                      with it)
  *   huge         DATA of a 4 GiB message at the last PSN  msg-too-big
  *                of the credit (-L), not sent yet;
  *                with -M/-O: an inconsistent segment      bad-data
@@ -125,7 +128,8 @@
 enum kind {
 	K_SHORT, K_VERSION, K_TYPE, K_RESERVED, K_LENGTH, K_NO_CONN,
 	K_WINDOW, K_BAD_ACK, K_HUGE, K_RESET_OTHER, K_REQ_FLOOD,
-	K_BAD_SOURCE, K_GARBAGE, K_PROBE, K_ACCEPT, K_BAD_ACK_DATA, __K_MAX,
+	K_BAD_SOURCE, K_GARBAGE, K_PROBE, K_ACCEPT, K_BAD_ACK_DATA,
+	K_HOST_DELAY, __K_MAX,
 };
 
 static const char * const kind_names[__K_MAX] = {
@@ -145,6 +149,7 @@ static const char * const kind_names[__K_MAX] = {
 	[K_PROBE] = "probe",
 	[K_ACCEPT] = "accept",
 	[K_BAD_ACK_DATA] = "bad-ack-data",
+	[K_HOST_DELAY] = "host-delay",
 };
 
 /* What wire parsing must say about a packet of a kind (-1: anything). */
@@ -373,6 +378,8 @@ static size_t build_ack(u8 *buf, u8 type, u16 flags, u32 dst, u32 src,
 	struct mrc_ack_info a;
 
 	ack_info(&a, type == MRC_PKT_NACK, cum, base, word0, trig);
+	if (o.kind == K_HOST_DELAY)
+		a.host_delay_us = 1 + rnd() % 1000;
 	mrc_wire_put_hdr(buf, type, flags, dst, src);
 	mrc_wire_put_ack(buf + MRC_HDR_LEN, &a);
 	return MRC_ACK_LEN;
@@ -914,6 +921,7 @@ static size_t build(u8 *buf, unsigned long long i)
 				  o.have_msg_len ? o.msg_len : MAX_MSG_SIZE, o.offset,
 				  o.payload);
 	case K_BAD_ACK:
+	case K_HOST_DELAY:
 		/*
 		 * PSNs x and x + 2^31: whatever the sender's next PSN, one of
 		 * them is at or beyond it, i.e. was never sent (unless it falls

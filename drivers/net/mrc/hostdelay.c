@@ -18,56 +18,42 @@
  *
  * As Swift separates endpoint from fabric delay, the waits are measured
  * where they happen: the kernel stamps a packet's arrival (skb->tstamp,
- * CLOCK_REALTIME, at netif_rx() or the NAPI receive) once any user asks
- * for receive timestamps (net_enable_timestamp(), a static key), and the
- * receiver subtracts it from the time it processes the packet.  The
+ * CLOCK_REALTIME, where it enters the host's receive path) once a socket
+ * asks for receive timestamps (net_enable_timestamp(), a static key), and
+ * the receiver subtracts it from the time it processes the packet.  The
  * peer's wait for a trigger travels back in the ACK (host_delay_us, with
  * the MRC_F_REQ_HOST_DELAY capability), our wait for the ACK is our own;
  * the plane's congestion control gets the RTT sample less both.  Loss
  * detection, the RTO and the paths keep the full sample: a packet that
- * waits in a host is still late.
+ * waits in a host is still late.  Both halves are measured and used only
+ * on connections that settled the capability.
  *
- * The kernel stamps every received packet of the machine while the key is
- * on (one clock read each, TCP's too), and mrc reads the clock once more
- * per datagram or burst: both only with cc_host_delay.
+ * The timestamps are asked for by mrc's UDP sockets opened while
+ * cc_host_delay is on (sock_enable_timestamps(); a socket's destruction
+ * gives them back): while such a device exists, the kernel stamps every
+ * packet the machine receives (one clock read each, TCP's too), and mrc
+ * reads the clock once more per datagram or burst of such a connection.
+ *
+ * Limits.  A wait counts from the stamp in the receiving namespace: a
+ * packet redirected to an ifb (or by tc mirred) keeps its first stamp, so
+ * a queue there counts as host wait.  The peer's half is the peer's word:
+ * a peer can switch off the delay rule of its own connection (it could
+ * also withhold or delay its ACKs); what is above MRC_HOST_DELAY_MAX_US is
+ * taken as unknown (0).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/moduleparam.h>
-#include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <net/sock.h>
 
 #include "mrc.h"
 
-/* Whether net_enable_timestamp() is ours to undo: from init to exit. */
-static bool mrc_host_delay_live;
 static bool cc_host_delay = true;
-
-/* Turning the parameter on or off turns the kernel's stamps with it. */
-static int mrc_host_delay_set(const char *val, const struct kernel_param *kp)
-{
-	bool old = cc_host_delay;
-	int err;
-
-	err = param_set_bool(val, kp);
-	if (err || !mrc_host_delay_live || old == cc_host_delay)
-		return err;
-	if (cc_host_delay)
-		net_enable_timestamp();
-	else
-		net_disable_timestamp();
-	return 0;
-}
-
-static const struct kernel_param_ops mrc_host_delay_ops = {
-	.set = mrc_host_delay_set,
-	.get = param_get_bool,
-};
-
-module_param_cb(cc_host_delay, &mrc_host_delay_ops, &cc_host_delay, 0644);
+module_param(cc_host_delay, bool, 0644);
 MODULE_PARM_DESC(cc_host_delay,
-		 "Planes' windows ignore the time packets wait in the receiving hosts (receive timestamps on; a capability of the handshake)");
+		 "Planes' windows ignore the time packets wait in the receiving hosts (receive timestamps on for UDP sockets opened while set; a capability of the handshake)");
 
 /**
  * mrc_host_delay_on() - is host delay measured and offered?
@@ -80,49 +66,33 @@ bool mrc_host_delay_on(void)
 }
 
 /**
+ * mrc_host_delay_sock() - a UDP socket of ours asks for receive timestamps
+ *	if cc_host_delay is on
+ * @sk: the socket (its destruction gives them back)
+ *
+ * Context: process.
+ */
+void mrc_host_delay_sock(struct sock *sk)
+{
+	if (READ_ONCE(cc_host_delay))
+		sock_enable_timestamps(sk);
+}
+
+/**
  * mrc_host_delay_us() - how long @skb waited in this host so far
  * @skb: a received packet
  *
  * Return: microseconds since the kernel stamped its arrival; 0 if it
- * carries no stamp (the parameter is off, or was off when it arrived),
- * or if the stamp is in the future or more than a second old (the
+ * carries no stamp (nobody asked for timestamps when it arrived), or if
+ * the stamp is in the future or MRC_HOST_DELAY_MAX_US or more old (the
  * realtime clock was set meanwhile).
  */
 u32 mrc_host_delay_us(const struct sk_buff *skb)
 {
 	s64 us;
 
-	if (!skb->tstamp || !READ_ONCE(cc_host_delay))
+	if (!skb->tstamp)
 		return 0;
 	us = ktime_us_delta(ktime_get_real(), skb->tstamp);
-	return us > 0 && us < USEC_PER_SEC ? (u32)us : 0;
-}
-
-/**
- * mrc_host_delay_init() - receive timestamps on if the parameter says so
- *
- * Context: module init, after the parameters were set.
- */
-void __init mrc_host_delay_init(void)
-{
-	kernel_param_lock(THIS_MODULE);
-	if (cc_host_delay)
-		net_enable_timestamp();
-	mrc_host_delay_live = true;
-	kernel_param_unlock(THIS_MODULE);
-}
-
-/**
- * mrc_host_delay_exit() - undo mrc_host_delay_init() and the parameter's
- *	changes since
- *
- * Context: module exit or a failed init.
- */
-void mrc_host_delay_exit(void)
-{
-	kernel_param_lock(THIS_MODULE);
-	mrc_host_delay_live = false;
-	if (cc_host_delay)
-		net_disable_timestamp();
-	kernel_param_unlock(THIS_MODULE);
+	return us > 0 && us < MRC_HOST_DELAY_MAX_US ? (u32)us : 0;
 }

@@ -1215,10 +1215,11 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	trimmed = type == MRC_PKT_NACK && a.nack_reason == MRC_NACK_TRIMMED;
 	/*
 	 * The planes' windows tell the time the trigger and this ACK waited
-	 * in the two hosts from the fabric's (hostdelay.c).  The peer's part
-	 * is at most a second (a larger one is not a wait of this sample).
+	 * in the two hosts from the fabric's (hostdelay.c).  A peer's wait
+	 * beyond what we believe of our own is unknown.
 	 */
-	host = seg->host_us + min_t(u32, a.host_delay_us, USEC_PER_SEC);
+	host = seg->host_us +
+	       (a.host_delay_us < MRC_HOST_DELAY_MAX_US ? a.host_delay_us : 0);
 	mrc_path_acked(ms, &res, host, ce, a.ce_count, trimmed);
 	if (res.acked_pkts)
 		mrc_output_sndbuf_expand(ms);
@@ -1404,7 +1405,8 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	struct mrc_rx_seg seg = {
 		.skb = skb,
 		.now = mrc_now_us(),
-		.host_us = mrc_host_delay_us(skb),
+		.host_us = ms->caps & MRC_F_REQ_HOST_DELAY ?
+			   mrc_host_delay_us(skb) : 0,
 	};
 	bool dropped;
 

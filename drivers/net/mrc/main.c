@@ -56,10 +56,9 @@ static int __init mrc_init(void)
 		return err;
 	mrc_sysfs_init();
 	mrc_input_setup();
-	mrc_host_delay_init();
 	err = mrc_netns_init();
 	if (err)
-		goto err_host_delay;
+		return err;
 	err = mrc_rail_init();
 	if (err)
 		goto err_netns;
@@ -85,8 +84,6 @@ err_rail:
 	mrc_rail_exit();
 err_netns:
 	mrc_netns_exit();
-err_host_delay:
-	mrc_host_delay_exit();
 	return err;
 }
 
@@ -97,7 +94,6 @@ static void __exit mrc_exit(void)
 	mrc_netlink_exit();
 	mrc_rail_exit();
 	mrc_netns_exit();
-	mrc_host_delay_exit();
 	pr_info("version " MRC_VERSION " unloaded\n");
 }
 

@@ -344,10 +344,11 @@ extern const struct kobj_type mrc_rail_ktype;
 void mrc_input_setup(void);
 
 /* hostdelay.c */
+/* A host wait this long or longer is not believed (reported: taken as 0). */
+#define MRC_HOST_DELAY_MAX_US	USEC_PER_SEC
 bool mrc_host_delay_on(void);
+void mrc_host_delay_sock(struct sock *sk);
 u32 mrc_host_delay_us(const struct sk_buff *skb);
-void mrc_host_delay_init(void);
-void mrc_host_delay_exit(void);
 
 /* af_mrc.c */
 int mrc_af_init(void);

@@ -319,7 +319,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	}
 	mrc_conn_lock(ms, &xq);
 	now = mrc_now_us();	/* one clock read for every segment */
-	host_us = mrc_host_delay_us(skb);
+	host_us = ms->caps & MRC_F_REQ_HOST_DELAY ? mrc_host_delay_us(skb) : 0;
 	if (n > 1) {
 		ms->stats.rx_bursts++;
 		ms->stats.rx_burst_pkts += n;
@@ -683,6 +683,7 @@ static struct socket *mrc_udp_open(struct net *net, u16 port, int family,
 	 * from every CPU at once may need.
 	 */
 	setup_udp_tunnel_sock(net, sock, &tcfg);
+	mrc_host_delay_sock(sock->sk);
 	udp_set_bit(ACCEPT_L4, sock->sk);
 	WRITE_ONCE(sock->sk->sk_rcvbuf, MRC_UDP_RCVBUF);
 #ifdef CONFIG_NET_RX_BUSY_POLL

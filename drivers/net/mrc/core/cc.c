@@ -178,9 +178,8 @@ static void mrc_cc_rtt(struct mrc_cc *cc, const struct mrc_cc_params *p,
 	cc->base_rtt_us = cc->base_prev_us && cc->base_prev_us < cc->base_cur_us ?
 			  cc->base_prev_us : cc->base_cur_us;
 
-	q = rtt > host ? rtt - host : 0;
-	if (q < cc->base_rtt_us)
-		q = cc->base_rtt_us;
+	/* (at least 1: 0 is "no sample"; it is below any threshold) */
+	q = rtt > host ? rtt - host : 1;
 	if (!cc->round_min_rtt_us || q < cc->round_min_rtt_us)
 		cc->round_min_rtt_us = q;
 }

@@ -108,7 +108,7 @@ struct mrc_cc_params {
  * @round_ce: of which CE-marked
  * @round_cwnd: @cwnd when the round began
  * @round_min_rtt_us: smallest RTT sample of the round, less the hosts'
- *	waits but at least the base RTT (0: none)
+ *	waits (0: none)
  * @round_start_us: when the round began (0: unknown, the first round)
  * @dlv_rate: bytes per millisecond acknowledged in the last round that
  *	had a known start and lasted at least the base RTT (0: none yet, or
@@ -224,9 +224,9 @@ void mrc_cc_on_sent(struct mrc_cc *cc, const struct mrc_cc_params *p,
  * round, grows it, and ends the round if it is complete (alpha update,
  * delay cut).  An ACK with nothing acknowledged but an RTT sample only
  * updates the RTT estimates.  The smoothed and the base RTT take the
- * whole sample; the delay rule sees it less @host_us, but never below
- * the base RTT (a host wait measured too long cannot make the fabric
- * look faster than it ever was).
+ * whole sample; the delay rule sees it less @host_us (at least 1 us).
+ * A wait measured too long makes the round look fast: no delay cut in
+ * that round (the base RTT, a minimum of whole samples, cannot fall).
  */
 void mrc_cc_on_ack_host(struct mrc_cc *cc, const struct mrc_cc_params *p,
 			u32 acked_bytes, u32 ce_bytes, u32 rtt_us, u32 host_us,

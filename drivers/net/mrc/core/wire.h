@@ -9,7 +9,9 @@
  * has a fixed size (checked with static asserts) and no padding.  Bits
  * and fields marked reserved must be zero: a packet with a reserved bit
  * set, an unknown version or type, or a length that does not match its
- * type is dropped and counted.
+ * type is dropped and counted.  A capability (MRC_F_REQ_*) may give a
+ * reserved bit or field a meaning on connections that negotiated it: the
+ * ACK's host_delay_us, the DATA flags ACK and ACK_CE.
  */
 #ifndef _MRC_CORE_WIRE_H
 #define _MRC_CORE_WIRE_H
