@@ -656,6 +656,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	u16 port = be16_to_cpu(pkt->u.req.req.dst_port);
 	struct mrc_sock *lis, *child;
 	struct sk_buff_head xq;
+	bool reserved = false;
 	u32 payload;
 
 	lis = mrc_listener_lookup(dev_net(mdev->dev), mdev, port, daddr);
@@ -674,8 +675,14 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		goto out;
 	}
 
-	if (atomic_read(&mdev->half_open) >= MRC_HALF_OPEN_MAX ||
-	    mrc_listener_full(lis)) {
+	/*
+	 * The device's place is taken here, atomically: REQs that several
+	 * CPUs receive at once must not all pass a check of the count and
+	 * then add to it.  It is given back below if no child comes of it,
+	 * and by the child when it leaves REQ_RCVD.
+	 */
+	reserved = atomic_add_unless(&mdev->half_open, 1, MRC_HALF_OPEN_MAX);
+	if (!reserved || mrc_listener_full(lis)) {
 		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BACKLOG);
 		goto out;
 	}
@@ -733,7 +740,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		goto out;
 	}
 	mrc_set_state(child, MRC_ST_REQ_RCVD);
-	atomic_inc(&mdev->half_open);
+	reserved = false;	/* the child's now: it gives it back */
 	child->last_progress = jiffies;
 	mrc_conn_hash(child);
 	if (!mrc_listener_add_half_open(lis, child)) {
@@ -747,6 +754,8 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	mrc_conn_unlock(child, &xq);
 	sock_put(&child->sk);	/* the table and the listener hold it now */
 out:
+	if (reserved)
+		atomic_dec(&mdev->half_open);
 	sock_put(&lis->sk);
 }
 
