@@ -263,7 +263,7 @@ check "black hole: plane 0 is good again 4 s after the failure ($good of 32 path
 # and come back by probes when it heals.
 echo 0 >/sys/module/mrc/parameters/ev_replace_after
 good0=$(evtrans ev_to_good)
-start_xfer 9
+start_xfer 11
 at 1500
 ip netns exec $F-s0 tc qdisc add dev b0 root netem loss 100%
 at 3500
@@ -280,7 +280,7 @@ h2=$(bytes_via 0 a0); h3=$(bytes_via 1 a0)
 at 8500
 d2=$(($(bytes_via 0 a0) - h2)); d3=$(($(bytes_via 1 a0) - h3))
 paths >"$tmp/paths2"
-end_xfer "black hole, no replacement: 9 s transfer"
+end_xfer "black hole, no replacement: 11 s transfer"
 echo 8 >/sys/module/mrc/parameters/ev_replace_after
 bad=$(awk '$1 == 0 && $2 == "assumed-bad"' "$tmp/paths1" | wc -l)
 good=$(awk '$1 == 0 && $2 == "good"' "$tmp/paths1" | wc -l)
@@ -319,11 +319,11 @@ check "healed: spine 0 carries plane 0 again ($((d2 / 1024))k in 1.5 s against $
 skip0=$(evtrans ev_to_skip)
 echo 1000000 >/sys/module/mrc/parameters/ev_skip_hold_us
 ip netns exec $F-s0 tc qdisc add dev b1 root netem loss 20% ecn
-start_xfer 6
+start_xfer 7
 at 5000
 paths >"$tmp/paths"
 mrcctl -n "$HA" -j conn show >"$tmp/conn.json"
-end_xfer "ECN: 6 s transfer"
+end_xfer "ECN: 7 s transfer"
 echo 1000 >/sys/module/mrc/parameters/ev_skip_hold_us
 marks=$(ip netns exec $F-s0 tc -s qdisc show dev b1 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -1)
 ip netns exec $F-s0 tc qdisc del dev b1 root
@@ -419,7 +419,7 @@ check "rail up: r1 carries data again ($((t3 - t2)) packets in 1.5 s, r0 $((u3 -
 	test $((t3 - t2)) -gt 0 -a $(((t3 - t2) * 8)) -gt $((u3 - u2))
 
 # Rail detach and re-attach.
-start_xfer 8
+start_xfer 10
 at 2000
 ip -n "$HA" link set r2 nomaster
 at 2500
@@ -432,7 +432,7 @@ at 6000
 t2=$(rail_tx r2); u2=$(rail_tx r0)
 at 7500
 t3=$(rail_tx r2); u3=$(rail_tx r0)
-end_xfer "rail detach: 8 s transfer"
+end_xfer "rail detach: 10 s transfer"
 check "rail detach: r2 sent (almost) nothing while detached ($((t1 - t0)))" test $((t1 - t0)) -lt 5
 check_eq "re-attached on its plane" 2 "$plane"
 check "re-attached: r2 carries data again ($((t3 - t2)) packets in 1.5 s, r0 $((u3 - u2)))" \

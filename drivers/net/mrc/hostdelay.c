@@ -29,10 +29,14 @@
  * on connections that settled the capability.
  *
  * The timestamps are asked for by mrc's UDP sockets opened while
- * cc_host_delay is on (sock_enable_timestamps(); a socket's destruction
- * gives them back): while such a device exists, the kernel stamps every
+ * cc_host_delay is on (sock_enable_timestamps(); __sk_destruct() gives
+ * them back): while such a port's sockets exist, the kernel stamps every
  * packet the machine receives (one clock read each, TCP's too), and mrc
  * reads the clock once more per datagram or burst of such a connection.
+ * The parameter decides the capability for each new connection, but the
+ * stamps only for ports opened after it changed: a connection on an older
+ * port may settle HOST_DELAY and measure nothing (every wait 0, as
+ * without it), or stamps stay on after it was turned off.
  *
  * Limits.  A wait counts from the stamp in the receiving namespace: a
  * packet redirected to an ifb (or by tc mirred) keeps its first stamp, so
@@ -94,5 +98,5 @@ u32 mrc_host_delay_us(const struct sk_buff *skb)
 	if (!skb->tstamp)
 		return 0;
 	us = ktime_us_delta(ktime_get_real(), skb->tstamp);
-	return us > 0 && us < MRC_HOST_DELAY_MAX_US ? (u32)us : 0;
+	return us > 0 && us < (s64)MRC_HOST_DELAY_MAX_US ? (u32)us : 0;
 }

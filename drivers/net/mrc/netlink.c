@@ -368,6 +368,8 @@ static struct sk_buff *mrc_nl_conn_msg(struct mrc_sock *ms, u8 cmd, u32 portid,
 	skb = genlmsg_new(mrc_nl_conn_size(c->npl), gfp);
 	if (skb) {
 		err = mrc_nl_put_conn(skb, c, cmd, portid, seq, 0, true);
+		/* sized for it: mrc_nl_conn_size() misses an attribute */
+		WARN_ON_ONCE(err == -EMSGSIZE);
 		if (err) {
 			nlmsg_free(skb);
 			skb = NULL;
@@ -1071,7 +1073,8 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 /* A dump's skbs hold at least one connection with every plane. */
 static int mrc_nl_conn_get_start(struct netlink_callback *cb)
 {
-	cb->min_dump_alloc = genlmsg_total_size(mrc_nl_conn_size(MRC_MAX_RAILS));
+	cb->min_dump_alloc =
+		nlmsg_total_size(genlmsg_total_size(mrc_nl_conn_size(MRC_MAX_RAILS)));
 	return 0;
 }
 
@@ -1145,8 +1148,6 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 	}
 	rtnl_unlock();
 	kfree(c);
-	/* min_dump_alloc holds any one: mrc_nl_conn_size() misses one */
-	WARN_ON_ONCE(err == -EMSGSIZE && !skb->len);
 	if (err && skb->len)
 		err = 0;
 	return err ?: skb->len;
