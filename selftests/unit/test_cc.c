@@ -92,6 +92,20 @@ static void batch(struct mrc_cc *cc, const struct mrc_cc_params *p, u32 n,
 	}
 }
 
+/* batch() without marks, @host_us of each @rtt spent in the hosts. */
+static void batch_host(struct mrc_cc *cc, const struct mrc_cc_params *p,
+		       u32 n, u32 rtt, u32 host_us, u32 *now)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		mrc_cc_on_sent(cc, p, p->mss);
+	for (i = 0; i < n; i++) {
+		*now += 1;
+		mrc_cc_on_ack_host(cc, p, p->mss, 0, rtt, host_us, *now);
+	}
+}
+
 /* @n segments sent, then acknowledged one by one, @gap us apart. */
 static void spaced(struct mrc_cc *cc, const struct mrc_cc_params *p, u32 n,
 		   u32 gap, u32 *now)
@@ -506,7 +520,7 @@ TEST(cc_delay_host_waits)
 {
 	struct mrc_cc_params p;
 	struct mrc_cc cc;
-	u32 now = 0, i, k, w;
+	u32 now = 0, i, w;
 
 	params(&p, false);
 	p.init_segs = 64;
@@ -515,30 +529,18 @@ TEST(cc_delay_host_waits)
 	batch(&cc, &p, 64, 0, 100, &now);
 	ASSERT_EQ(100U, cc.base_rtt_us);
 	/* 900 us of every 1000 waited in hosts: 100 in the fabric */
-	for (i = 0; i < 3; i++) {
-		w = cc.cwnd / MSS;
-		for (k = 0; k < w; k++)
-			mrc_cc_on_sent(&cc, &p, MSS);
-		for (k = 0; k < w; k++)
-			mrc_cc_on_ack_host(&cc, &p, MSS, 0, 1000, 900, ++now);
-	}
+	for (i = 0; i < 3; i++)
+		batch_host(&cc, &p, cc.cwnd / MSS, 1000, 900, &now);
 	EXPECT_EQ(0ULL, cc.delay_cuts);
 	EXPECT_EQ(100U, cc.base_rtt_us);
 	EXPECT_LT(500U, cc.srtt_us);		/* whole samples */
 	/* 1000 us, 600 in hosts: 400 in the fabric, beyond 2 x base */
 	w = cc.cwnd;
-	for (k = 0; k < w / MSS; k++)
-		mrc_cc_on_sent(&cc, &p, MSS);
-	for (k = 0; k < w / MSS; k++)
-		mrc_cc_on_ack_host(&cc, &p, MSS, 0, 1000, 600, ++now);
+	batch_host(&cc, &p, w / MSS, 1000, 600, &now);
 	EXPECT_EQ(1ULL, cc.delay_cuts);
 	EXPECT_EQ(w - w / 2, cc.cwnd);
 	/* waits longer than the samples: no cut, base unchanged */
-	w = cc.cwnd;
-	for (k = 0; k < w / MSS; k++)
-		mrc_cc_on_sent(&cc, &p, MSS);
-	for (k = 0; k < w / MSS; k++)
-		mrc_cc_on_ack_host(&cc, &p, MSS, 0, 300, 5000, ++now);
+	batch_host(&cc, &p, cc.cwnd / MSS, 300, 5000, &now);
 	EXPECT_EQ(1ULL, cc.delay_cuts);
 	EXPECT_EQ(100U, cc.base_rtt_us);
 }
