@@ -27,6 +27,8 @@ check_eq "path and congestion tunables are writable by root (0644)" \
 	"644 644 644 644 644 644 644" "$(cd $params && stat -c %a $tun 2>&1 | xargs)"
 check_eq "tunables show the documented defaults (qdelay: the VM's, see lib.sh)" \
 	"1048576 ${MRC_QDELAY_US:-10000} 16 1000 10000 3 8" "$(cd $params && cat $tun 2>&1 | xargs)"
+check_eq "spray_two_choices is writable by root (0644) and on by default" \
+	"644 Y" "$(stat -c %a $params/spray_two_choices 2>&1) $(cat $params/spray_two_choices 2>&1)"
 bounds="min_seg_size dev_rmem_max orphan_fin_timeout_ms max_orphans half_open_timeout_ms dead_peer_ms"
 check_eq "bounds are writable by root (0644) and show their documented defaults" \
 	"644 644 644 644 644 644 512 268435456 10000 4096 10000 10000" \

@@ -5,7 +5,7 @@
  * checked with chi-square bounds), eligibility rules checked against a
  * brute-force oracle on random inputs for both policies, avoid_plane,
  * the SKIP fallback, "none", round-robin order, large windows, lookup
- * by name.
+ * by name, and the two-choices draw on packets in flight and RTT.
  */
 #include "unit.h"
 #include "core/ev.h"
@@ -21,7 +21,14 @@ struct sp {
 	u32 rng;
 	u32 cursor;
 	struct mrc_spray_ctx c;
+	struct mrc_txpath fl[256];
 };
+
+/* "mrc" draws two EVs and takes the one with fewer packets in flight. */
+static void sp_flight(struct sp *s)
+{
+	s->c.paths = s->fl;
+}
 
 /*
  * @npl planes of @per GOOD EVs each, interleaved (EV i is on plane
@@ -239,6 +246,13 @@ TEST(spray_eligibility_random)
 		}
 		s.c.avoid_plane = unit_rand32() % 2 ? unit_rand32() % (npl + 2) :
 				  MRC_SPRAY_NO_AVOID;
+		if (iter % 2) {
+			sp_flight(&s);
+			for (i = 0; i < nev; i++) {
+				s.fl[i].in_flight = unit_rand32() % 4;
+				s.evs[i].rtt_us = unit_rand32() % 3;
+			}
+		}
 		o = oracle(&s.c);
 		for (pi = 0; pi < ARRAY_SIZE(ops); pi++) {
 			for (j = 0; j < 4; j++) {
@@ -439,6 +453,75 @@ TEST(spray_avoid_plane)
 		}
 		for (i = 0; i < NPL; i++)
 			EXPECT_LT(300U, hits[i]);
+	}
+}
+
+/*
+ * Two choices: of two distinct EVs drawn from the chosen plane and class,
+ * the one with fewer packets in flight, then the one with the lower last
+ * RTT; otherwise the first.  With half of a plane's 8 EVs loaded, a
+ * loaded EV is taken only when both draws are loaded: 4/8 * 3/7 = 3/14.
+ */
+TEST(spray_two_choices)
+{
+	static struct sp s;
+	const u32 n = 100000;
+	u32 i, loaded, hits[8];
+	int k, pass;
+
+	unit_seed();
+	for (pass = 0; pass < 2; pass++) {
+		sp_init(&s, 1, 8);
+		sp_flight(&s);
+		for (i = 0; i < 8; i++) {
+			/* pass 0: in flight decides; pass 1: equal, RTT does */
+			s.fl[i].in_flight = pass ? 3 : (i % 2 ? 2 : 0);
+			s.evs[i].rtt_us = pass ? (i % 2 ? 900 : 100) : 7;
+		}
+		memset(hits, 0, sizeof(hits));
+		for (i = 0; i < n; i++) {
+			k = mrc_spray_mrc.pick(&s.c);
+			ASSERT_GE(k, 0);
+			ASSERT_LT(k, 8);
+			hits[k]++;
+		}
+		loaded = hits[1] + hits[3] + hits[5] + hits[7];
+		printf("# pass %d: %u of %u picks on the loaded EVs (3/14: %u)\n",
+		       pass, loaded, n, n * 3 / 14);
+		/* sigma of the count ~ 130 */
+		EXPECT_LT(n * 3 / 14 - 800, loaded);
+		EXPECT_GT(n * 3 / 14 + 800, loaded);
+		for (i = 0; i < 8; i++)
+			EXPECT_LT(i % 2 ? 4000U : 16000U, hits[i]);
+	}
+
+	/* Two EVs, one loaded: always the other, and never a SKIP one. */
+	sp_init(&s, 1, 3);
+	sp_flight(&s);
+	set_state(&s.evs[0], MRC_EV_SKIP);
+	s.fl[1].in_flight = 1;
+	for (i = 0; i < 1000; i++)
+		ASSERT_EQ(2, mrc_spray_mrc.pick(&s.c));
+	/* One usable EV: taken even when loaded (there is no second). */
+	set_state(&s.evs[2], MRC_EV_ASSUMED_BAD);
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(1, mrc_spray_mrc.pick(&s.c));
+	/* All equal: uniform (chi-square, 7 dof) over 8 EVs. */
+	sp_init(&s, 1, 8);
+	sp_flight(&s);
+	memset(hits, 0, sizeof(hits));
+	for (i = 0; i < n; i++)
+		hits[mrc_spray_mrc.pick(&s.c)]++;
+	{
+		double chi = 0, d;
+
+		for (i = 0; i < 8; i++) {
+			d = hits[i] - n / 8.0;
+			chi += d * d / (n / 8.0);
+		}
+		printf("# all equal: chi2 %.2f (7 dof)\n", chi);
+		/* P(chi2_7 > 40) ~ 1.3e-6 */
+		EXPECT_LT(chi, 40.0);
 	}
 }
 

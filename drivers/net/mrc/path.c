@@ -57,6 +57,11 @@ module_param(ev_replace_after, uint, 0644);
 MODULE_PARM_DESC(ev_replace_after,
 		 "Consecutive probe failures after which a path gets a new EV (0: never)");
 
+static bool spray_two_choices = true;
+module_param(spray_two_choices, bool, 0644);
+MODULE_PARM_DESC(spray_two_choices,
+		 "\"mrc\" spraying draws two paths of the plane and takes the one with fewer packets in flight");
+
 /* Lowest timer period in jiffies (the path timer's granularity). */
 #define MRC_PATH_TIMER_MIN	1
 
@@ -342,6 +347,9 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 		.cursor = &ms->spray_cursor,
 		.avoid_plane = avoid_plane < 0 ? MRC_SPRAY_NO_AVOID : avoid_plane,
 	};
+
+	if (READ_ONCE(spray_two_choices))
+		c.paths = ms->txpaths;
 	u32 i, start;
 	int p;
 

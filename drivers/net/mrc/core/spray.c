@@ -93,13 +93,27 @@ static u32 mrc_spray_weighted(const struct mrc_spray_ctx *c, u32 np, u32 set)
 	return last;	/* not reached: x < sum */
 }
 
+/* Index of the @k-th EV of class @cls on plane @pl (it exists). */
+static int mrc_spray_nth(const struct mrc_spray_ctx *c, u32 pl, int cls, u32 k)
+{
+	u32 i;
+
+	for (i = 0; i < c->nevs; i++) {
+		if (c->evs[i].plane != pl || mrc_spray_class(&c->evs[i]) != cls)
+			continue;
+		if (!k--)
+			return i;
+	}
+	return -1;	/* not reached */
+}
+
 static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
 {
 	u32 cnt[MRC_SPRAY_NCLASS][MRC_SPRAY_MAX_PLANES] = { { 0 } };
 	u32 set[MRC_SPRAY_NCLASS] = { 0 };
 	u32 np = mrc_spray_nplanes(c);
-	u32 i, pl, k, s;
-	int cls;
+	u32 i, pl, k, k2, s, fa, fb;
+	int cls, a, b;
 
 	for (i = 0; i < c->nevs; i++) {
 		cls = mrc_spray_class(&c->evs[i]);
@@ -123,13 +137,16 @@ static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
 
 	pl = mrc_spray_weighted(c, np, s);
 	k = mrc_spray_below(mrc_spray_rand(c->rng), cnt[cls][pl]);
-	for (i = 0; i < c->nevs; i++) {
-		if (c->evs[i].plane != pl || mrc_spray_class(&c->evs[i]) != cls)
-			continue;
-		if (!k--)
-			return i;
-	}
-	return -1;	/* not reached: the plane has cnt[cls][pl] such EVs */
+	a = mrc_spray_nth(c, pl, cls, k);
+	if (!c->paths || cnt[cls][pl] < 2)
+		return a;
+	k2 = mrc_spray_below(mrc_spray_rand(c->rng), cnt[cls][pl] - 1);
+	b = mrc_spray_nth(c, pl, cls, k2 < k ? k2 : k2 + 1);
+	fa = c->paths[a].in_flight;
+	fb = c->paths[b].in_flight;
+	if (fa != fb)
+		return fb < fa ? b : a;
+	return c->evs[b].rtt_us < c->evs[a].rtt_us ? b : a;
 }
 
 static int mrc_spray_rr_pick(const struct mrc_spray_ctx *c)

@@ -23,7 +23,11 @@
  *
  * Policies:
  *   "mrc" (default): a plane at random, with probability proportional to
- *        its available window; then one of its usable EVs uniformly.
+ *        its available window; then one of its usable EVs uniformly, or,
+ *        if the caller passes each EV's packets in flight, the better of
+ *        two distinct EVs drawn uniformly: fewer packets in flight, then
+ *        lower last RTT sample (the power of two choices: paths through
+ *        a fuller queue keep their packets in flight longer).
  *   "rr": round-robin over the EV array from a caller-kept cursor,
  *        skipping EVs that are not usable or whose plane is not eligible,
  *        ignoring the windows' sizes.
@@ -37,6 +41,7 @@
 
 #include "types.h"
 #include "ev.h"
+#include "txwin.h"
 
 /* Planes beyond this number are never eligible (the wire allows 32). */
 #define MRC_SPRAY_MAX_PLANES	32
@@ -64,6 +69,9 @@ struct mrc_spray_plane {
  * @cursor: next EV index to consider for "rr" (caller-owned, any value)
  * @avoid_plane: plane to avoid if another is eligible, or
  *	MRC_SPRAY_NO_AVOID
+ * @paths: the scoreboard's per-EV records (same index as @evs), or NULL;
+ *	with them "mrc" draws two EVs and takes the one with fewer packets
+ *	in flight
  */
 struct mrc_spray_ctx {
 	const struct mrc_ev *evs;
@@ -73,6 +81,7 @@ struct mrc_spray_ctx {
 	u32 *rng;
 	u32 *cursor;
 	u32 avoid_plane;
+	const struct mrc_txpath *paths;
 };
 
 /**
