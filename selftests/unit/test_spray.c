@@ -10,6 +10,7 @@
 #include "unit.h"
 #include "core/ev.h"
 #include "core/spray.h"
+#include "core/txwin.h"
 
 #define NPL	4
 #define PER	8
@@ -212,10 +213,36 @@ static struct oracle oracle(const struct mrc_spray_ctx *c)
 	return o;
 }
 
+/* Is @a worse than @b for two choices (more packets in flight)? */
+static bool two_worse(const struct sp *s, u32 a, u32 b)
+{
+	return s->fl[a].in_flight > s->fl[b].in_flight;
+}
+
+/*
+ * Is EV @k worse than every other EV of its plane and class (and is
+ * there another)?  Two choices never pick such an EV.
+ */
+static bool unique_worst(const struct sp *s, u32 k)
+{
+	u32 i, others = 0;
+
+	for (i = 0; i < s->c.nevs; i++) {
+		if (i == k || s->evs[i].plane != s->evs[k].plane ||
+		    ev_class(&s->evs[i]) != ev_class(&s->evs[k]))
+			continue;
+		if (!two_worse(s, k, i))
+			return false;
+		others++;
+	}
+	return others > 0;
+}
+
 /*
  * Random EV states, windows, rooms, avoided planes, plane numbers out of
  * range: every pick of both policies is allowed by the oracle, and -1
- * exactly when the oracle allows nothing.
+ * exactly when the oracle allows nothing; with packets in flight, "mrc"
+ * never takes the unique worst EV of its plane.
  */
 TEST(spray_eligibility_random)
 {
@@ -275,6 +302,11 @@ TEST(spray_eligibility_random)
 				}
 				ASSERT_TRUE(ops[pi] != &mrc_spray_rr ||
 					    s.cursor < nev);
+				/* two choices never take a plane's unique worst */
+				if (ops[pi] == &mrc_spray_mrc && s.c.paths)
+					ASSERT_FALSE(unique_worst(&s, k)) {
+						TH_LOG("iter %u pick %d", iter, k);
+					}
 				picks++;
 			}
 		}
@@ -456,44 +488,78 @@ TEST(spray_avoid_plane)
 	}
 }
 
+/* 8 EVs on one plane: n picks, the histogram in @hits. */
+static void two_run(struct sp *s, u32 n, u32 *hits)
+{
+	u32 i;
+	int k;
+
+	memset(hits, 0, 8 * sizeof(*hits));
+	for (i = 0; i < n; i++) {
+		k = mrc_spray_mrc.pick(&s->c);
+		if (k < 0 || k >= 8)
+			return;
+		hits[k]++;
+	}
+}
+
+/*
+ * Chi-square of @hits against the odd EVs (the losers) getting @p_odd of
+ * the picks and the even ones the rest, uniformly within each group.
+ */
+static double two_chi(const u32 *hits, u32 n, double p_odd)
+{
+	double chi = 0, e, d;
+	u32 i;
+
+	for (i = 0; i < 8; i++) {
+		e = n * (i % 2 ? p_odd : 1 - p_odd) / 4;
+		d = hits[i] - e;
+		chi += d * d / e;
+	}
+	return chi;
+}
+
 /*
  * Two choices: of two distinct EVs drawn from the chosen plane and class,
- * the one with fewer packets in flight, then the one with the lower last
- * RTT; otherwise the first.  With half of a plane's 8 EVs loaded, a
- * loaded EV is taken only when both draws are loaded: 4/8 * 3/7 = 3/14.
+ * the one with fewer packets in flight, the first draw on a tie.  With 4
+ * of a plane's 8 EVs loaded, a loaded one is taken only when both draws
+ * are loaded: 4/8 * 3/7 = 3/14 of the picks.  Histograms are checked
+ * with chi-square (7 dof; P(chi2_7 > 40) ~ 1.3e-6).
  */
 TEST(spray_two_choices)
 {
 	static struct sp s;
 	const u32 n = 100000;
-	u32 i, loaded, hits[8];
-	int k, pass;
+	u32 i, hits[8];
+	double chi;
 
 	unit_seed();
-	for (pass = 0; pass < 2; pass++) {
-		sp_init(&s, 1, 8);
-		sp_flight(&s);
-		for (i = 0; i < 8; i++) {
-			/* pass 0: in flight decides; pass 1: equal, RTT does */
-			s.fl[i].in_flight = pass ? 3 : (i % 2 ? 2 : 0);
-			s.evs[i].rtt_us = pass ? (i % 2 ? 900 : 100) : 7;
-		}
-		memset(hits, 0, sizeof(hits));
-		for (i = 0; i < n; i++) {
-			k = mrc_spray_mrc.pick(&s.c);
-			ASSERT_GE(k, 0);
-			ASSERT_LT(k, 8);
-			hits[k]++;
-		}
-		loaded = hits[1] + hits[3] + hits[5] + hits[7];
-		printf("# pass %d: %u of %u picks on the loaded EVs (3/14: %u)\n",
-		       pass, loaded, n, n * 3 / 14);
-		/* sigma of the count ~ 130 */
-		EXPECT_LT(n * 3 / 14 - 800, loaded);
-		EXPECT_GT(n * 3 / 14 + 800, loaded);
-		for (i = 0; i < 8; i++)
-			EXPECT_LT(i % 2 ? 4000U : 16000U, hits[i]);
+	/* Packets in flight decide, not RTT: the loaded EVs are faster. */
+	sp_init(&s, 1, 8);
+	sp_flight(&s);
+	for (i = 0; i < 8; i++) {
+		s.fl[i].in_flight = i % 2 ? 2 : 0;
+		s.evs[i].rtt_us = i % 2 ? 100 : 900;
 	}
+	two_run(&s, n, hits);
+	chi = two_chi(hits, n, 3.0 / 14);
+	printf("# loaded odd EVs: %u %u %u %u %u %u %u %u, chi2 %.2f\n",
+	       hits[0], hits[1], hits[2], hits[3], hits[4], hits[5], hits[6],
+	       hits[7], chi);
+	EXPECT_LT(chi, 40.0);
+
+	/* Equal in flight: uniform, whatever the RTTs (nobody starves). */
+	for (i = 0; i < 8; i++) {
+		s.fl[i].in_flight = 3;
+		s.evs[i].rtt_us = i % 2 ? 900 : 100;
+	}
+	two_run(&s, n, hits);
+	chi = two_chi(hits, n, 0.5);
+	printf("# equal in flight: %u %u %u %u %u %u %u %u, chi2 %.2f\n",
+	       hits[0], hits[1], hits[2], hits[3], hits[4], hits[5], hits[6],
+	       hits[7], chi);
+	EXPECT_LT(chi, 40.0);
 
 	/* Two EVs, one loaded: always the other, and never a SKIP one. */
 	sp_init(&s, 1, 3);
@@ -506,23 +572,19 @@ TEST(spray_two_choices)
 	set_state(&s.evs[2], MRC_EV_ASSUMED_BAD);
 	for (i = 0; i < 100; i++)
 		ASSERT_EQ(1, mrc_spray_mrc.pick(&s.c));
-	/* All equal: uniform (chi-square, 7 dof) over 8 EVs. */
-	sp_init(&s, 1, 8);
+	/* Two of three loaded alike: the third wins whenever drawn. */
+	sp_init(&s, 1, 3);
 	sp_flight(&s);
+	s.fl[0].in_flight = 5;
+	s.fl[1].in_flight = 5;
 	memset(hits, 0, sizeof(hits));
-	for (i = 0; i < n; i++)
+	for (i = 0; i < 30000; i++)
 		hits[mrc_spray_mrc.pick(&s.c)]++;
-	{
-		double chi = 0, d;
-
-		for (i = 0; i < 8; i++) {
-			d = hits[i] - n / 8.0;
-			chi += d * d / (n / 8.0);
-		}
-		printf("# all equal: chi2 %.2f (7 dof)\n", chi);
-		/* P(chi2_7 > 40) ~ 1.3e-6 */
-		EXPECT_LT(chi, 40.0);
-	}
+	printf("# 5 5 0 in flight: %u %u %u (2/3 on the third: 20000)\n",
+	       hits[0], hits[1], hits[2]);
+	/* sigma ~ 82 */
+	EXPECT_LT(19500U, hits[2]);
+	EXPECT_GT(20500U, hits[2]);
 }
 
 /* Round-robin: GOOD EVs of eligible planes in array order, cyclically. */

@@ -60,7 +60,7 @@ MODULE_PARM_DESC(ev_replace_after,
 static bool spray_two_choices = true;
 module_param(spray_two_choices, bool, 0644);
 MODULE_PARM_DESC(spray_two_choices,
-		 "\"mrc\" spraying draws two paths of the plane and takes the one with fewer packets in flight");
+		 "\"mrc\" spraying draws two paths of the plane and takes the one with fewer packets in flight (read at each packet)");
 
 /* Lowest timer period in jiffies (the path timer's granularity). */
 #define MRC_PATH_TIMER_MIN	1
@@ -346,10 +346,8 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 		.rng = &ms->spray_rng,
 		.cursor = &ms->spray_cursor,
 		.avoid_plane = avoid_plane < 0 ? MRC_SPRAY_NO_AVOID : avoid_plane,
+		.paths = READ_ONCE(spray_two_choices) ? ms->txpaths : NULL,
 	};
-
-	if (READ_ONCE(spray_two_choices))
-		c.paths = ms->txpaths;
 	u32 i, start;
 	int p;
 

@@ -6,6 +6,7 @@
 #include "types.h"
 #include "ev.h"
 #include "spray.h"
+#include "txwin.h"
 
 /* Classes of usable EVs, in order of preference. */
 enum {
@@ -93,18 +94,26 @@ static u32 mrc_spray_weighted(const struct mrc_spray_ctx *c, u32 np, u32 set)
 	return last;	/* not reached: x < sum */
 }
 
-/* Index of the @k-th EV of class @cls on plane @pl (it exists). */
-static int mrc_spray_nth(const struct mrc_spray_ctx *c, u32 pl, int cls, u32 k)
+/*
+ * Indices of the @ka-th and the @kb-th EV of class @cls on plane @pl, in
+ * one pass (both exist; @kb == @ka when one is wanted).
+ */
+static void mrc_spray_nth2(const struct mrc_spray_ctx *c, u32 pl, int cls,
+			   u32 ka, u32 kb, int *a, int *b)
 {
-	u32 i;
+	u32 i, n = 0;
 
-	for (i = 0; i < c->nevs; i++) {
+	*a = -1;
+	*b = -1;
+	for (i = 0; i < c->nevs && (*a < 0 || *b < 0); i++) {
 		if (c->evs[i].plane != pl || mrc_spray_class(&c->evs[i]) != cls)
 			continue;
-		if (!k--)
-			return i;
+		if (n == ka)
+			*a = i;
+		if (n == kb)
+			*b = i;
+		n++;
 	}
-	return -1;	/* not reached */
 }
 
 static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
@@ -112,7 +121,7 @@ static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
 	u32 cnt[MRC_SPRAY_NCLASS][MRC_SPRAY_MAX_PLANES] = { { 0 } };
 	u32 set[MRC_SPRAY_NCLASS] = { 0 };
 	u32 np = mrc_spray_nplanes(c);
-	u32 i, pl, k, k2, s, fa, fb;
+	u32 i, pl, k, k2, s;
 	int cls, a, b;
 
 	for (i = 0; i < c->nevs; i++) {
@@ -137,16 +146,16 @@ static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
 
 	pl = mrc_spray_weighted(c, np, s);
 	k = mrc_spray_below(mrc_spray_rand(c->rng), cnt[cls][pl]);
-	a = mrc_spray_nth(c, pl, cls, k);
-	if (!c->paths || cnt[cls][pl] < 2)
+	if (!c->paths || cnt[cls][pl] < 2) {
+		mrc_spray_nth2(c, pl, cls, k, k, &a, &b);
 		return a;
+	}
+	/* A second EV, uniform among the others */
 	k2 = mrc_spray_below(mrc_spray_rand(c->rng), cnt[cls][pl] - 1);
-	b = mrc_spray_nth(c, pl, cls, k2 < k ? k2 : k2 + 1);
-	fa = c->paths[a].in_flight;
-	fb = c->paths[b].in_flight;
-	if (fa != fb)
-		return fb < fa ? b : a;
-	return c->evs[b].rtt_us < c->evs[a].rtt_us ? b : a;
+	if (k2 >= k)
+		k2++;
+	mrc_spray_nth2(c, pl, cls, k, k2, &a, &b);
+	return c->paths[b].in_flight < c->paths[a].in_flight ? b : a;
 }
 
 static int mrc_spray_rr_pick(const struct mrc_spray_ctx *c)

@@ -24,10 +24,10 @@
  * Policies:
  *   "mrc" (default): a plane at random, with probability proportional to
  *        its available window; then one of its usable EVs uniformly, or,
- *        if the caller passes each EV's packets in flight, the better of
- *        two distinct EVs drawn uniformly: fewer packets in flight, then
- *        lower last RTT sample (the power of two choices: paths through
- *        a fuller queue keep their packets in flight longer).
+ *        if the caller passes the scoreboard's per-EV records, of two
+ *        distinct EVs drawn uniformly the one with fewer packets in
+ *        flight (the first on a tie): paths through a fuller queue keep
+ *        their packets in flight longer and lose the draws.
  *   "rr": round-robin over the EV array from a caller-kept cursor,
  *        skipping EVs that are not usable or whose plane is not eligible,
  *        ignoring the windows' sizes.
@@ -41,7 +41,8 @@
 
 #include "types.h"
 #include "ev.h"
-#include "txwin.h"
+
+struct mrc_txpath;
 
 /* Planes beyond this number are never eligible (the wire allows 32). */
 #define MRC_SPRAY_MAX_PLANES	32
@@ -69,9 +70,10 @@ struct mrc_spray_plane {
  * @cursor: next EV index to consider for "rr" (caller-owned, any value)
  * @avoid_plane: plane to avoid if another is eligible, or
  *	MRC_SPRAY_NO_AVOID
- * @paths: the scoreboard's per-EV records (same index as @evs), or NULL;
- *	with them "mrc" draws two EVs and takes the one with fewer packets
- *	in flight
+ * @paths: the scoreboard's per-EV records, @nevs of them, same index as
+ *	@evs; or NULL.  With them "mrc" draws two distinct EVs of the
+ *	chosen plane and class and takes the one with fewer packets in
+ *	flight (on a tie, the first draw); without, one EV uniformly.
  */
 struct mrc_spray_ctx {
 	const struct mrc_ev *evs;
@@ -96,7 +98,10 @@ struct mrc_spray_ops {
 	int (*pick)(const struct mrc_spray_ctx *c);
 };
 
-/* Weighted by available window, then uniform within the plane. */
+/*
+ * Weighted by available window, then uniform within the plane, or the
+ * better of two by packets in flight (struct mrc_spray_ctx.paths).
+ */
 extern const struct mrc_spray_ops mrc_spray_mrc;
 /* Round-robin, for comparison. */
 extern const struct mrc_spray_ops mrc_spray_rr;
