@@ -362,11 +362,22 @@ struct mrc_sock *mrc_listener_lookup(struct net *net, struct mrc_dev *mdev,
 	return best;
 }
 
+/* Half-open plus queued children exceed the backlog (accept_lock). */
+static bool __mrc_listener_full(struct mrc_sock *lis)
+	__must_hold(&lis->accept_lock)
+{
+	lockdep_assert_held(&lis->accept_lock);
+	return lis->half_open + READ_ONCE(lis->sk.sk_ack_backlog) >
+	       READ_ONCE(lis->sk.sk_max_ack_backlog);
+}
+
 /**
  * mrc_listener_full() - would another child exceed the backlog?
  * @lis: the listener
  *
- * As TCP's: listen(fd, 0) still accepts one connection.
+ * As TCP's: listen(fd, 0) still accepts one connection.  A hint for the
+ * REQ's path before it allocates a child: mrc_listener_add_half_open()
+ * checks again where it counts the child.
  *
  * Return: true if half-open plus queued children exceed the backlog.
  */
@@ -375,8 +386,7 @@ bool mrc_listener_full(struct mrc_sock *lis)
 	bool full;
 
 	spin_lock(&lis->accept_lock);
-	full = lis->half_open + READ_ONCE(lis->sk.sk_ack_backlog) >
-	       READ_ONCE(lis->sk.sk_max_ack_backlog);
+	full = __mrc_listener_full(lis);
 	spin_unlock(&lis->accept_lock);
 	return full;
 }
@@ -386,23 +396,31 @@ bool mrc_listener_full(struct mrc_sock *lis)
  * @lis: the listener
  * @child: the child (REQ_RCVD, conn lock); the list takes a reference
  *
- * Return: false if the listener closed since the REQ found it (its lists
- * are emptied for good; the caller ends the child).
+ * The backlog is checked and the child counted under one hold of
+ * accept_lock: REQs that several CPUs receive at once must not all pass
+ * mrc_listener_full() and then add to the count.
+ *
+ * Return: 0; -ECONNREFUSED if the listener closed since the REQ found it
+ * (its lists are emptied for good), -ENOBUFS if its backlog is full (the
+ * caller ends the child in both cases).
  */
-bool mrc_listener_add_half_open(struct mrc_sock *lis, struct mrc_sock *child)
+int mrc_listener_add_half_open(struct mrc_sock *lis, struct mrc_sock *child)
 {
-	bool ok;
+	int err = 0;
 
 	lockdep_assert_held(&child->lock);
 	spin_lock(&lis->accept_lock);
-	ok = !lis->lis_closed;
-	if (ok) {
+	if (lis->lis_closed) {
+		err = -ECONNREFUSED;
+	} else if (__mrc_listener_full(lis)) {
+		err = -ENOBUFS;
+	} else {
 		sock_hold(&child->sk);
 		list_add_tail(&child->accept_node, &lis->half_open_list);
 		lis->half_open++;
 	}
 	spin_unlock(&lis->accept_lock);
-	return ok;
+	return err;
 }
 
 /**

@@ -657,6 +657,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	struct mrc_sock *lis, *child;
 	struct sk_buff_head xq;
 	bool reserved = false;
+	int err;
 	u32 payload;
 
 	lis = mrc_listener_lookup(dev_net(mdev->dev), mdev, port, daddr);
@@ -743,10 +744,15 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	reserved = false;	/* the child's now: it gives it back */
 	child->last_progress = jiffies;
 	mrc_conn_hash(child);
-	if (!mrc_listener_add_half_open(lis, child)) {
+	err = mrc_listener_add_half_open(lis, child);
+	if (err == -ECONNREFUSED) {
 		/* The listener closed meanwhile: the client hears a RESET. */
 		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_LISTENER);
 		mrc_conn_abort(child, 0, true, &xq);
+	} else if (err) {
+		/* Its backlog filled meanwhile: dropped, the client retries. */
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BACKLOG);
+		mrc_conn_abort(child, 0, false, &xq);
 	} else {
 		mrc_send_accept(child, &xq);
 		mrc_conn_arm_rto(child);

@@ -713,8 +713,8 @@ void mrc_sock_info(struct mrc_sock *ms, struct mrc_info *info);
 void mrc_listener_forget(struct mrc_sock *listener, struct mrc_sock *child,
 			 bool half_open);
 bool mrc_listener_full(struct mrc_sock *listener);
-bool mrc_listener_add_half_open(struct mrc_sock *listener,
-				struct mrc_sock *child);
+int mrc_listener_add_half_open(struct mrc_sock *listener,
+			       struct mrc_sock *child);
 struct mrc_sock *mrc_child_alloc(struct mrc_sock *listener);
 void mrc_child_drop(struct mrc_sock *listener, struct mrc_sock *child);
 
