@@ -92,6 +92,19 @@ states() {	# states NS: the states of the connections in NS
 	echo "$out"
 }
 
+caps_of() {	# caps_of NS: the capabilities of NS's first connection
+	local w i
+
+	while read -r -a w; do
+		[[ ${w[1]} == *: ]] || continue
+		for ((i = 2; i < ${#w[@]}; i++)); do
+			case ${w[i]} in ack-data | host-delay) echo -n "${w[i]} " ;; esac
+		done
+		echo
+		return
+	done < <(mrcctl -n "$1" conn show)
+}
+
 seg_of() {	# seg_of NS: the segment size of NS's first connection
 	local w
 
@@ -166,6 +179,8 @@ check_output "setting the same udp-port is no change, and allowed" "" \
 # MTU: the segments are 1500 - 20 - 8 - 36 = 1436 bytes
 check_eq "lva's connection uses 1436-byte segments" "1436" \
 	"$(seg_of lva)"
+check_eq "its port was opened with cc_host_delay on: HOST_DELAY settled" \
+	"ack-data host-delay " "$(caps_of lva)"
 set_mtu "MTU 1280 under the connection: refused, reason in the kernel log" lva a0 1280 2 \
 	"RTNETLINK answers: Device or resource busy" \
 	"mrc0: 1 connection uses 1436-byte segments on rail a0: MTU must stay >= 1500"
@@ -185,12 +200,22 @@ held "IPv4: all of this happened under the held connection" lva lvb
 release v4 "IPv4: the connection kept working"
 
 check "IPv4: the connections end" no_conns lva lvb
-check_output "no connection: udp-port changes on both ends" "" \
+# The new port's UDP sockets open with cc_host_delay off: no receive
+# timestamps, so HOST_DELAY is neither offered nor accepted on it even
+# once the parameter is back on (a connection would settle it and
+# measure nothing).
+hd0=$(cat /sys/module/mrc/parameters/cc_host_delay)
+echo 0 >/sys/module/mrc/parameters/cc_host_delay
+check_output "no connection: udp-port changes on both ends (cc_host_delay off)" "" \
 	sh -c "mrcctl -n lva dev set mrc0 udp-port 5000 && mrcctl -n lvb dev set mrc0 udp-port 5000"
+echo Y >/sys/module/mrc/parameters/cc_host_delay
 set_mtu "no connection: MTU 1280 is accepted" lva a0 1280 0 ""
 hold v4b lva lvb 10.0.0.2 7401
 check_eq "a new connection on the new port and MTU: 1216-byte segments" "1216" \
 	"$(seg_of lva)"
+check_eq "cc_host_delay on, the port's sockets unstamped: no HOST_DELAY at either end" \
+	"ack-data ;ack-data " "$(caps_of lva);$(caps_of lvb)"
+echo "$hd0" >/sys/module/mrc/parameters/cc_host_delay
 release v4b "IPv4, udp-port 5000, MTU 1280: a transfer"
 
 # ---- IPv6 rails: 40-byte IP header ---------------------------------------------------

@@ -41,11 +41,11 @@ module_param(ack_piggyback, bool, 0644);
 MODULE_PARM_DESC(ack_piggyback,
 		 "New connections offer and accept ACKs carried on DATA (a capability of the handshake)");
 
-/* The capabilities we offer or accept now. */
-static u8 mrc_handshake_caps(void)
+/* The capabilities we offer or accept now on @mdev. */
+static u8 mrc_handshake_caps(const struct mrc_dev *mdev)
 {
 	return (READ_ONCE(ack_piggyback) ? MRC_F_REQ_ACK_DATA : 0) |
-	       (mrc_host_delay_on() ? MRC_F_REQ_HOST_DELAY : 0);
+	       (mrc_host_delay_offer(mdev) ? MRC_F_REQ_HOST_DELAY : 0);
 }
 
 /*
@@ -415,7 +415,7 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 	ms->max_msg = READ_ONCE(mdev->max_msg_size);
 	ms->client = true;
 	ms->req_plane = plane;
-	ms->caps_offer = mrc_handshake_caps();
+	ms->caps_offer = mrc_handshake_caps(mdev);
 	ms->udp_port = READ_ONCE(mdev->udp_port);
 
 	spin_lock_bh(&ms->lock);
@@ -702,7 +702,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->bound = true;
 	child->isn = get_random_u32();
 	child->req_plane = plane;
-	mrc_handshake_set_caps(child, pkt->flags & mrc_handshake_caps());
+	mrc_handshake_set_caps(child, pkt->flags & mrc_handshake_caps(mdev));
 	child->udp_port = READ_ONCE(mdev->udp_port);
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	if (mrc_fill_lrails(child, mdev, mrc_addr_family(saddr), &payload)) {

@@ -35,8 +35,8 @@
  * reads the clock once more per datagram or burst of such a connection.
  * The parameter decides the capability for each new connection, but the
  * stamps only for ports opened after it changed: a connection on an older
- * port may settle HOST_DELAY and measure nothing (every wait 0, as
- * without it), or stamps stay on after it was turned off.
+ * port opened while it was off does not offer or accept HOST_DELAY
+ * (mrc_host_delay_offer()), and stamps stay on after it was turned off.
  *
  * Limits.  A wait counts from the stamp in the receiving namespace: a
  * packet redirected to an ifb (or by tc mirred) keeps its first stamp, so
@@ -59,14 +59,38 @@ module_param(cc_host_delay, bool, 0644);
 MODULE_PARM_DESC(cc_host_delay,
 		 "Planes' windows ignore the time packets wait in the receiving hosts (receive timestamps on for UDP sockets opened while set; a capability of the handshake)");
 
-/**
- * mrc_host_delay_on() - is host delay measured and offered?
- *
- * Return: the cc_host_delay parameter.
- */
-bool mrc_host_delay_on(void)
+/* Did mrc ask for receive timestamps on this UDP socket (or has none)? */
+static bool mrc_host_delay_stamped(const struct socket *sock)
 {
-	return READ_ONCE(cc_host_delay);
+	return !sock || sock_flag(sock->sk, SOCK_TIMESTAMP);
+}
+
+/**
+ * mrc_host_delay_offer() - may a new connection of @mdev offer or accept
+ *	HOST_DELAY?
+ * @mdev: its device
+ *
+ * Only if cc_host_delay is on and the device's UDP sockets asked for
+ * receive timestamps (they were opened while it was on): a connection
+ * whose packets arrive unstamped would settle the capability and
+ * measure nothing.
+ *
+ * Context: any (takes the RCU read lock).
+ * Return: true to offer (or accept) it.
+ */
+bool mrc_host_delay_offer(const struct mrc_dev *mdev)
+{
+	const struct mrc_udp_port *up;
+	bool ok;
+
+	if (!READ_ONCE(cc_host_delay))
+		return false;
+	rcu_read_lock();
+	up = rcu_dereference(mdev->udp);
+	ok = up && up->sock4 && mrc_host_delay_stamped(up->sock4) &&
+	     mrc_host_delay_stamped(up->sock6);
+	rcu_read_unlock();
+	return ok;
 }
 
 /**

@@ -346,7 +346,7 @@ void mrc_input_setup(void);
 /* hostdelay.c */
 /* A host wait this long or longer is not believed (reported: taken as 0). */
 #define MRC_HOST_DELAY_MAX_US	1000000U
-bool mrc_host_delay_on(void);
+bool mrc_host_delay_offer(const struct mrc_dev *mdev);
 void mrc_host_delay_sock(struct sock *sk);
 u32 mrc_host_delay_us(const struct sk_buff *skb);
 
