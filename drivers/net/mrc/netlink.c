@@ -671,13 +671,17 @@ void mrc_nl_notify_dev(struct mrc_dev *mdev, u8 cmd)
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
-		return;
+		goto lost;
 	if (mrc_nl_fill_dev(skb, mdev, cmd, 0, 0, 0)) {
 		nlmsg_free(skb);
-		return;
+		goto lost;
 	}
 	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
 				GFP_KERNEL);
+	return;
+lost:
+	/* The listeners learn that they missed one (ENOBUFS on recv). */
+	genl_set_err(&mrc_genl_family, net, 0, MRC_NLGRP_EVENTS, -ENOBUFS);
 }
 
 /**
@@ -696,8 +700,10 @@ void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp)
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
 		return;
 	skb = mrc_nl_rail_msg(rail, cmd, 0, 0, gfp);
-	if (IS_ERR(skb))
+	if (IS_ERR(skb)) {
+		genl_set_err(&mrc_genl_family, net, 0, MRC_NLGRP_EVENTS, -ENOBUFS);
 		return;
+	}
 	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
 				gfp);
 }
@@ -1335,8 +1341,10 @@ void mrc_nl_notify_paths(struct mrc_sock *ms)
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_CONNS))
 		return;
 	skb = mrc_nl_conn_msg(ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, GFP_ATOMIC);
-	if (IS_ERR(skb))
+	if (IS_ERR(skb)) {
+		genl_set_err(&mrc_genl_family, net, 0, MRC_NLGRP_CONNS, -ENOBUFS);
 		return;
+	}
 	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_CONNS,
 				GFP_ATOMIC);
 }
