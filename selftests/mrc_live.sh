@@ -25,7 +25,11 @@
 mrc_load
 PORT=$(uapi_define MRC_UDP_PORT_DEFAULT)
 tmp=$(mktemp -d)
-trap '_ns_cleanup; kill -CONT $spid 2>/dev/null; kill $spid $rpid 2>/dev/null; rm -rf "$tmp"' EXIT
+HDP=/sys/module/mrc/parameters/cc_host_delay
+hd0=$(cat $HDP)
+trap '_ns_cleanup; kill -CONT $spid 2>/dev/null; kill $spid $rpid 2>/dev/null; rm -rf "$tmp"; echo "$hd0" >$HDP' EXIT
+# the first pair's ports open with receive timestamps (HOST_DELAY)
+echo Y >$HDP
 # A held connection: MSGS messages of 8000 bytes (16 MB), more than the
 # receiver's credit (about 7 MB at the default max-msg-size) and the
 # sender's buffer can take, so the sender is still sending when it is
@@ -200,23 +204,30 @@ held "IPv4: all of this happened under the held connection" lva lvb
 release v4 "IPv4: the connection kept working"
 
 check "IPv4: the connections end" no_conns lva lvb
-# The new port's UDP sockets open with cc_host_delay off: no receive
-# timestamps, so HOST_DELAY is neither offered nor accepted on it even
-# once the parameter is back on (a connection would settle it and
-# measure nothing).
-hd0=$(cat /sys/module/mrc/parameters/cc_host_delay)
-echo 0 >/sys/module/mrc/parameters/cc_host_delay
-check_output "no connection: udp-port changes on both ends (cc_host_delay off)" "" \
-	sh -c "mrcctl -n lva dev set mrc0 udp-port 5000 && mrcctl -n lvb dev set mrc0 udp-port 5000"
-echo Y >/sys/module/mrc/parameters/cc_host_delay
+# HOST_DELAY needs the device's UDP sockets to have asked for receive
+# timestamps, which they do when opened while cc_host_delay is on.  The
+# client's new port opens with it on, the server's with it off: the
+# client offers HOST_DELAY, the server (cc_host_delay on again by then)
+# does not accept it.
+check_output "no connection: udp-port changes on both ends (B's with cc_host_delay off)" "" \
+	sh -c "mrcctl -n lva dev set mrc0 udp-port 5000 && echo 0 >$HDP &&
+	       mrcctl -n lvb dev set mrc0 udp-port 5000 && echo Y >$HDP"
 set_mtu "no connection: MTU 1280 is accepted" lva a0 1280 0 ""
 hold v4b lva lvb 10.0.0.2 7401
 check_eq "a new connection on the new port and MTU: 1216-byte segments" "1216" \
 	"$(seg_of lva)"
-check_eq "cc_host_delay on, the port's sockets unstamped: no HOST_DELAY at either end" \
+check_eq "the server's port unstamped: it refuses HOST_DELAY (ack-data at both ends)" \
 	"ack-data ;ack-data " "$(caps_of lva);$(caps_of lvb)"
-echo "$hd0" >/sys/module/mrc/parameters/cc_host_delay
 release v4b "IPv4, udp-port 5000, MTU 1280: a transfer"
+# And the other way: the client's port unstamped, the server's stamped.
+check "IPv4: the connections end" no_conns lva lvb
+check_output "no connection: udp-port changes on both ends (A's with cc_host_delay off)" "" \
+	sh -c "echo 0 >$HDP && mrcctl -n lva dev set mrc0 udp-port 5001 && echo Y >$HDP &&
+	       mrcctl -n lvb dev set mrc0 udp-port 5001"
+hold v4c lva lvb 10.0.0.2 7403
+check_eq "the client's port unstamped: it does not offer HOST_DELAY (ack-data at both ends)" \
+	"ack-data ;ack-data " "$(caps_of lva);$(caps_of lvb)"
+release v4c "IPv4, udp-port 5001: a transfer"
 
 # ---- IPv6 rails: 40-byte IP header ---------------------------------------------------
 check "IPv6 pair lsa/lsb, one rail" mrc_pair lsa lsb 1 6

@@ -393,7 +393,7 @@ int nl_monitor(struct nl *nl, mnl_cb_t cb, void *data)
 				continue;
 			if (errno == ENOBUFS) {
 				fprintf(stderr,
-					"Warning: events lost (receive buffer overflow).\n");
+					"Warning: events lost (receive buffer overflow or kernel out of memory); dump to resync.\n");
 				continue;
 			}
 			fprintf(stderr, "Error: cannot receive events: %s.\n",

@@ -758,7 +758,8 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		mrc_conn_arm_rto(child);
 	}
 	mrc_conn_unlock(child, &xq);
-	sock_put(&child->sk);	/* the table and the listener hold it now */
+	/* ours: the table and the listener hold it now, or the RCU callback */
+	sock_put(&child->sk);
 out:
 	if (reserved)
 		atomic_dec(&mdev->half_open);

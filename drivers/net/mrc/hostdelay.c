@@ -34,9 +34,14 @@
  * packet the machine receives (one clock read each, TCP's too), and mrc
  * reads the clock once more per datagram or burst of such a connection.
  * The parameter decides the capability for each new connection, but the
- * stamps only for ports opened after it changed: a connection on an older
- * port opened while it was off does not offer or accept HOST_DELAY
- * (mrc_host_delay_offer()), and stamps stay on after it was turned off.
+ * stamps only for ports opened after it changed.  The kernel's stamping
+ * is one switch for the whole machine (a static key, on while any socket
+ * asked), so a port whose sockets did not ask may still see stamped
+ * packets, thanks to some other socket; mrc does not rely on that: a
+ * device whose port was opened while the parameter was off neither
+ * offers nor accepts HOST_DELAY (mrc_host_delay_offer()) until its port
+ * is opened again with it on (udp-port changed away and back, with no
+ * connection), and stamps stay on after it was turned off.
  *
  * Limits.  A wait counts from the stamp in the receiving namespace: a
  * packet redirected to an ifb (or by tc mirred) keeps its first stamp, so
@@ -59,7 +64,10 @@ module_param(cc_host_delay, bool, 0644);
 MODULE_PARM_DESC(cc_host_delay,
 		 "Planes' windows ignore the time packets wait in the receiving hosts (receive timestamps on for UDP sockets opened while set; a capability of the handshake)");
 
-/* Did mrc ask for receive timestamps on this UDP socket (or has none)? */
+/*
+ * Did mrc ask for receive timestamps on this UDP socket?  No IPv6 socket
+ * (a kernel without IPv6) asks nothing.
+ */
 static bool mrc_host_delay_stamped(const struct socket *sock)
 {
 	return !sock || sock_flag(sock->sk, SOCK_TIMESTAMP);
@@ -71,9 +79,9 @@ static bool mrc_host_delay_stamped(const struct socket *sock)
  * @mdev: its device
  *
  * Only if cc_host_delay is on and the device's UDP sockets asked for
- * receive timestamps (they were opened while it was on): a connection
- * whose packets arrive unstamped would settle the capability and
- * measure nothing.
+ * receive timestamps themselves (they were opened while it was on): the
+ * stamps are then certain, not left to whatever other socket of the
+ * machine asked for them.
  *
  * Context: any (takes the RCU read lock).
  * Return: true to offer (or accept) it.
@@ -87,7 +95,7 @@ bool mrc_host_delay_offer(const struct mrc_dev *mdev)
 		return false;
 	rcu_read_lock();
 	up = rcu_dereference(mdev->udp);
-	ok = up && up->sock4 && mrc_host_delay_stamped(up->sock4) &&
+	ok = up && mrc_host_delay_stamped(up->sock4) &&
 	     mrc_host_delay_stamped(up->sock6);
 	rcu_read_unlock();
 	return ok;

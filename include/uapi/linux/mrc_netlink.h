@@ -20,8 +20,8 @@
  *   parameter ack_piggyback at both when the connection opened).
  * @MRC_CONN_CAPS_HOST_DELAY: Both ends report in their ACKs how long the
  *   acknowledged packet waited in the receiving host (module parameter
- *   cc_host_delay at both when the connection opened); the planes' delay rule
- *   leaves that wait out.
+ *   cc_host_delay at both when the connection opened, and when each device's
+ *   UDP port was opened); the planes' delay rule leaves that wait out.
  */
 enum mrc_conn_caps {
 	MRC_CONN_CAPS_ACK_DATA = 1,
