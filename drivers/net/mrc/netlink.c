@@ -655,6 +655,20 @@ cancel:
 
 /* ---- notifications --------------------------------------------------------- */
 
+/*
+ * Send notification @skb to @group, or, if it could not be built (NULL or
+ * an error pointer), tell the group's listeners that they missed one
+ * (ENOBUFS on their next recv).
+ */
+static void mrc_nl_multicast(struct net *net, struct sk_buff *skb, u32 group,
+			     gfp_t gfp)
+{
+	if (IS_ERR_OR_NULL(skb))
+		genl_set_err(&mrc_genl_family, net, 0, group, -ENOBUFS);
+	else
+		genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, group, gfp);
+}
+
 /**
  * mrc_nl_notify_dev() - announce a device change on the "events" group
  * @mdev: the device
@@ -670,18 +684,11 @@ void mrc_nl_notify_dev(struct mrc_dev *mdev, u8 cmd)
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!skb)
-		goto lost;
-	if (mrc_nl_fill_dev(skb, mdev, cmd, 0, 0, 0)) {
+	if (skb && mrc_nl_fill_dev(skb, mdev, cmd, 0, 0, 0)) {
 		nlmsg_free(skb);
-		goto lost;
+		skb = NULL;
 	}
-	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
-				GFP_KERNEL);
-	return;
-lost:
-	/* The listeners learn that they missed one (ENOBUFS on recv). */
-	genl_set_err(&mrc_genl_family, net, 0, MRC_NLGRP_EVENTS, -ENOBUFS);
+	mrc_nl_multicast(net, skb, MRC_NLGRP_EVENTS, GFP_KERNEL);
 }
 
 /**
@@ -700,12 +707,7 @@ void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp)
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_EVENTS))
 		return;
 	skb = mrc_nl_rail_msg(rail, cmd, 0, 0, gfp);
-	if (IS_ERR(skb)) {
-		genl_set_err(&mrc_genl_family, net, 0, MRC_NLGRP_EVENTS, -ENOBUFS);
-		return;
-	}
-	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_EVENTS,
-				gfp);
+	mrc_nl_multicast(net, skb, MRC_NLGRP_EVENTS, gfp);
 }
 
 /*
@@ -1341,12 +1343,7 @@ void mrc_nl_notify_paths(struct mrc_sock *ms)
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_CONNS))
 		return;
 	skb = mrc_nl_conn_msg(ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, GFP_ATOMIC);
-	if (IS_ERR(skb)) {
-		genl_set_err(&mrc_genl_family, net, 0, MRC_NLGRP_CONNS, -ENOBUFS);
-		return;
-	}
-	genlmsg_multicast_netns(&mrc_genl_family, net, skb, 0, MRC_NLGRP_CONNS,
-				GFP_ATOMIC);
+	mrc_nl_multicast(net, skb, MRC_NLGRP_CONNS, GFP_ATOMIC);
 }
 
 /* ---- policies (must match Documentation/netlink/specs/mrc.yaml) ------------- */
