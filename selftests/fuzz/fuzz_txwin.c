@@ -34,7 +34,8 @@
  *    each PSN at most once in its life; res (packets, bytes, RTT sample,
  *    trigger's path) is the model's;
  *  - the lost callback reports exactly the INFLIGHT PSNs the rules
- *    (txwin.h: per path, by time, timeout, failed paths) declare lost,
+ *    (txwin.h: per path, waiting or not, by time against the newest
+ *    delivery of the path's group, timeout, failed paths) declare lost,
  *    in PSN order, and the return value counts them;
  *  - the adaptive reordering window (reo_mult, armed, clean) and each
  *    ACK's spurious evidence are the model's;
@@ -46,6 +47,7 @@
 #include "core/txwin.h"
 
 #define NPATHS_MAX	8
+#define NGROUPS_MAX	3
 #define SH_MAX		BIT(16)		/* PSNs a run may send */
 #define NET_MAX		4096		/* packets in the network */
 #define HIST		8		/* honest ACKs kept for replay */
@@ -69,6 +71,7 @@ struct mpath {
 	u32 acked_seq;
 	u64 lost;
 	u16 ev;
+	u8 group;
 };
 
 struct netpkt {
@@ -81,6 +84,7 @@ struct fz {
 	/* under test */
 	struct mrc_txwin w;
 	struct mrc_txpath paths[NPATHS_MAX];
+	struct mrc_txgroup groups[NGROUPS_MAX];
 	struct mrc_txrec ring[2][MRC_WIN_PKTS];
 	int cur;
 	u32 npaths;
@@ -90,7 +94,7 @@ struct fz {
 	u64 una, nxt;		/* offsets from isn */
 	u32 size;
 	u32 now;
-	u32 newest;
+	u32 newest[NGROUPS_MAX + 1];	/* per group, then of any */
 	u8 reo_mult;		/* the adaptive reordering window */
 	bool reo_armed;
 	u8 reo_clean;
@@ -126,6 +130,7 @@ static struct fz f;
 static struct {
 	struct mrc_txwin w;
 	struct mrc_txpath paths[NPATHS_MAX];
+	struct mrc_txgroup groups[NGROUPS_MAX];
 	struct mrc_txrec ring[MRC_WIN_PKTS];
 } snap;
 
@@ -151,9 +156,9 @@ static int where(u32 psn, u64 *off)
 	return (s32)d < 0 ? -1 : 1;
 }
 
-static bool newest_valid(u32 now)
+static bool newest_valid(const u32 *newest, u8 g, u32 now)
 {
-	return now - f.newest <= STALE_US;
+	return now - newest[g] <= STALE_US;
 }
 
 /* Before an operation that the model says must be refused. */
@@ -161,6 +166,7 @@ FUZZ_NOCOV static void take_snap(void)
 {
 	snap.w = f.w;
 	memcpy(snap.paths, f.paths, sizeof(snap.paths));
+	memcpy(snap.groups, f.groups, sizeof(snap.groups));
 	memcpy(snap.ring, f.w.rec, f.w.size * sizeof(snap.ring[0]));
 }
 
@@ -168,6 +174,7 @@ FUZZ_NOCOV static void check_snap(const char *what)
 {
 	FUZZ_CHECK(!memcmp(&snap.w, &f.w, sizeof(f.w)) &&
 		   !memcmp(snap.paths, f.paths, sizeof(snap.paths)) &&
+		   !memcmp(snap.groups, f.groups, sizeof(snap.groups)) &&
 		   !memcmp(snap.ring, f.w.rec, f.w.size * sizeof(snap.ring[0])),
 		   "op %llu: a refused %s changed the scoreboard",
 		   (unsigned long long)f.ops, what);
@@ -189,8 +196,13 @@ FUZZ_NOCOV static void check_all(void)
 	FUZZ_CHECK(f.w.nxt - f.w.una <= f.w.size, "una passed nxt: una %u nxt %u",
 		   f.w.una, f.w.nxt);
 	FUZZ_CHECK(f.w.size == f.size && f.w.rec == f.ring[f.cur], "ring");
-	FUZZ_CHECK(f.w.newest_acked_us == f.newest, "newest_acked_us %u, model %u",
-		   f.w.newest_acked_us, f.newest);
+	for (i = 0; i < NGROUPS_MAX; i++)
+		FUZZ_CHECK(f.groups[i].newest_acked_us == f.newest[i],
+			   "group %u newest_acked_us %u, model %u", i,
+			   f.groups[i].newest_acked_us, f.newest[i]);
+	FUZZ_CHECK(f.w.newest_acked_us == f.newest[NGROUPS_MAX],
+		   "newest_acked_us %u, model %u", f.w.newest_acked_us,
+		   f.newest[NGROUPS_MAX]);
 	FUZZ_CHECK(f.w.reo_mult == f.reo_mult && f.w.reo_armed == f.reo_armed &&
 		   f.w.reo_clean == f.reo_clean &&
 		   f.w.reo_grow_seq == psn_of(f.una >= f.grow_end ? f.una : f.grow_end) &&
@@ -338,11 +350,13 @@ static void do_send(u32 psn, u16 path, u32 len)
 		check_snap("send");
 		return;
 	}
-	if (off == f.nxt) {
-		if (f.una == f.nxt && !newest_valid(f.now))
-			f.newest = f.now - (u32)STALE_US;
+	/* A stale newest of the path's group, or of any, becomes "long ago". */
+	if (!newest_valid(f.newest, f.mp[path].group, f.now))
+		f.newest[f.mp[path].group] = f.now - (u32)STALE_US;
+	if (!newest_valid(f.newest, NGROUPS_MAX, f.now))
+		f.newest[NGROUPS_MAX] = f.now - (u32)STALE_US;
+	if (off == f.nxt)
 		f.nxt++;
-	}
 	s = &f.sh[off];
 	s->state = MRC_TX_INFLIGHT;
 	s->tx_count = got;
@@ -440,14 +454,20 @@ static int classify(u32 psn, u64 *off)
  * still in flight, its path delivered up to it and it is the newest
  * delivered send (the scoreboard's txw_delivered()).
  */
+static void newer(const struct shadow *s, u32 *newest, u8 g)
+{
+	if (!newest_valid(newest, g, f.now) || (s32)(s->sent - newest[g]) > 0)
+		newest[g] = s->sent;
+}
+
 static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest)
 {
 	if (!s->expect || s->state != MRC_TX_INFLIGHT || s->tx_count)
 		return;
 	if (mrc_psn_after(s->path_seq + 1, mp[s->path].acked_seq))
 		mp[s->path].acked_seq = s->path_seq + 1;
-	if (f.now - *newest > STALE_US || (s32)(s->sent - *newest) > 0)
-		*newest = s->sent;
+	newer(s, newest, mp[s->path].group);
+	newer(s, newest, NGROUPS_MAX);
 }
 
 /* Apply @a; the model predicts validity and every effect. */
@@ -461,7 +481,8 @@ static bool sack_bit(const struct mrc_ack_info *a, u32 psn)
 
 static bool do_ack(const struct mrc_ack_info *a)
 {
-	u32 nacked = 0, bytes = 0, sample = 0, psn, i, el, dn, newest = f.newest, spur = 0;
+	u32 nacked = 0, bytes = 0, sample = 0, psn, i, el, dn, spur = 0;
+	u32 newest[NGROUPS_MAX + 1];
 	int trig_path = -1, c, ct;
 	s32 dc = (s32)(a->cum - psn_of(f.una));
 	bool refuse = false, ambig = false, ok;
@@ -492,6 +513,7 @@ static bool do_ack(const struct mrc_ack_info *a)
 
 	/* If accepted: the trigger, same transmission (tx_count, EV)? */
 	memcpy(mp, f.mp, sizeof(mp));
+	memcpy(newest, f.newest, sizeof(newest));
 	if (ct == IN && !refuse) {
 		classify(a->trig_psn, &off);
 		s = &f.sh[off];
@@ -503,8 +525,8 @@ static bool do_ack(const struct mrc_ack_info *a)
 				sample = el - a->ack_delay_us ? el - a->ack_delay_us : 1;
 			if (mrc_psn_after(s->path_seq + 1, mp[s->path].acked_seq))
 				mp[s->path].acked_seq = s->path_seq + 1;
-			if (!newest_valid(f.now) || (s32)(s->sent - newest) > 0)
-				newest = s->sent;
+			newer(s, newest, mp[s->path].group);
+			newer(s, newest, NGROUPS_MAX);
 		} else if (a->trig_tx < s->tx_count && a->nack_reason == MRC_NACK_NONE &&
 			   s->state == MRC_TX_INFLIGHT &&
 			   (mrc_psn_before(a->trig_psn, a->cum) ||
@@ -529,13 +551,13 @@ static bool do_ack(const struct mrc_ack_info *a)
 	 * (once each: a stale newest makes the order matter).
 	 */
 	for (o = f.una; !refuse && o < f.nxt && dc > 0 && o - f.una < (u64)dc; o++)
-		evidence(&f.sh[o], mp, &newest);
+		evidence(&f.sh[o], mp, newest);
 	for (i = 0; !refuse && i < MRC_SACK_WORDS; i++) {
 		for (v = a->bits[i]; v; v &= v - 1) {
 			psn = a->base + 64 * i + __builtin_ctzll(v);
 			if (classify(psn, &off) == IN &&
 			    !(dc > 0 && off - f.una < (u64)dc))
-				evidence(&f.sh[off], mp, &newest);
+				evidence(&f.sh[off], mp, newest);
 		}
 	}
 	for (o = f.una; o < f.nxt; o++) {
@@ -568,7 +590,7 @@ static bool do_ack(const struct mrc_ack_info *a)
 		   (unsigned long long)f.ops, a->cum, a->base, a->trig_psn,
 		   psn_of(f.una), psn_of(f.nxt));
 	memcpy(f.mp, mp, sizeof(mp));
-	f.newest = newest;
+	memcpy(f.newest, newest, sizeof(newest));
 	FUZZ_CHECK(f.ncb == nacked && res.acked_pkts == nacked,
 		   "op %llu: %u PSNs newly acked, %u reported, res says %u",
 		   (unsigned long long)f.ops, nacked, f.ncb, res.acked_pkts);
@@ -699,13 +721,14 @@ static void mutated_ack(struct fuzz_in *in)
 
 enum { LOSS_DETECT, LOSS_TIMEOUT, LOSS_PATHS };
 
-static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
+static void do_loss(int kind, u32 rtt, u32 reo_us, u32 flags, const u8 *dead)
 {
-	bool timed = rtt && newest_valid(f.now);
-	s64 reo = (s64)reo_us * (adapt ? f.reo_mult : 1);
+	s64 reo = (s64)reo_us * (flags & MRC_TXW_REO_ADAPT ? f.reo_mult : 1);
 	s64 limit = (s64)rtt + reo;
+	bool late, by_path, by_time;
 	struct shadow *s;
 	u32 n = 0, got;
+	u8 g;
 	u64 o;
 
 	for (o = f.una; o < f.nxt; o++) {
@@ -714,10 +737,16 @@ static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
 			continue;
 		if (kind == LOSS_PATHS && !dead[s->path])
 			continue;
-		if (kind == LOSS_DETECT &&
-		    !mrc_psn_before(s->path_seq, f.mp[s->path].acked_seq) &&
-		    !(timed && (s32)(f.newest - s->sent) > reo &&
-		      (s32)(f.now - s->sent) > limit))
+		g = f.mp[s->path].group;
+		late = (s32)(f.now - s->sent) > limit;
+		by_path = mrc_psn_before(s->path_seq, f.mp[s->path].acked_seq) &&
+			  (late || !(flags & MRC_TXW_PATH_WAIT));
+		by_time = (rtt && late && newest_valid(f.newest, g, f.now) &&
+			   (s32)(f.newest[g] - s->sent) > reo) ||
+			  (rtt && (s32)(f.now - s->sent) > 2 * limit &&
+			   newest_valid(f.newest, NGROUPS_MAX, f.now) &&
+			   (s32)(f.newest[NGROUPS_MAX] - s->sent) > reo);
+		if (kind == LOSS_DETECT && !by_path && !by_time)
 			continue;
 		s->expect = true;
 		s->sel = true;
@@ -726,7 +755,7 @@ static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
 	f.ncb = 0;
 	f.last_cb = (s64)f.una - 1;
 	if (kind == LOSS_DETECT)
-		got = mrc_txwin_detect_loss(&f.w, f.paths, f.now, rtt, reo_us, adapt,
+		got = mrc_txwin_detect_loss(&f.w, f.paths, f.now, rtt, reo_us, flags,
 					    f.quiet ? NULL : cb_lost, &f);
 	else if (kind == LOSS_TIMEOUT)
 		got = mrc_txwin_timeout(&f.w, f.paths, f.quiet ? NULL : cb_lost, &f);
@@ -737,7 +766,8 @@ static void do_loss(int kind, u32 rtt, u32 reo_us, bool adapt, const u8 *dead)
 		quiet_done(false);
 	FUZZ_CHECK(got == n && f.ncb == n,
 		   "op %llu: loss kind %d (rtt %u reo %u x %u): %u lost, %u reported, model %u",
-		   (unsigned long long)f.ops, kind, rtt, reo_us, adapt ? f.reo_mult : 1,
+		   (unsigned long long)f.ops, kind, rtt, reo_us,
+		   flags & MRC_TXW_REO_ADAPT ? f.reo_mult : 1,
 		   got, f.ncb, n);
 	for (o = f.una; o < f.nxt; o++) {
 		s = &f.sh[o];
@@ -818,8 +848,10 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 	for (i = 0; i < f.npaths; i++) {
 		f.mp[i].ev = fin_u16(&in) & MRC_EV_MAX;
 		f.paths[i].ev = f.mp[i].ev;
+		f.mp[i].group = f.mp[i].ev % NGROUPS_MAX;
+		f.paths[i].group = f.mp[i].group;
 	}
-	mrc_txwin_init(&f.w, f.isn, f.ring[0], f.size);
+	mrc_txwin_init(&f.w, f.isn, f.ring[0], f.size, f.groups);
 	f.reo_mult = 1;
 	mrc_rxwin_init(&f.rx, f.isn);
 	check_all();
@@ -896,15 +928,17 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 		case 12:	/* loss detection */
 			rtt = b & 1 ? 0 : b & 2 ? fin_u32(&in) : fin_u16(&in);
 			reo = b & 4 ? fin_u32(&in) : fin_u16(&in);
-			do_loss(LOSS_DETECT, rtt, reo, !(b & 8), NULL);
+			do_loss(LOSS_DETECT, rtt, reo,
+				(b & 8 ? 0 : MRC_TXW_REO_ADAPT) |
+				(b & 16 ? MRC_TXW_PATH_WAIT : 0), NULL);
 			break;
 		case 13:
-			do_loss(LOSS_TIMEOUT, 0, 0, false, NULL);
+			do_loss(LOSS_TIMEOUT, 0, 0, 0, NULL);
 			break;
 		case 14:	/* failed paths: bit i of b is path i */
 			for (i = 0; i < NPATHS_MAX; i++)
 				dead[i] = (b >> i) & 1;
-			do_loss(LOSS_PATHS, 0, 0, false, dead);
+			do_loss(LOSS_PATHS, 0, 0, 0, dead);
 			break;
 		case 15:	/* resize, to any size at all if b & 0x80 */
 			do_resize(b & 0x80 ? fin_u16(&in) : 1U << (b % 12));
@@ -916,7 +950,7 @@ int FUZZ_ENTRY(const u8 *data, size_t size)
 		default:	/* 17: the oldest PSN lost and sent again, n times */
 			n = 1 + fin_u16(&in) % 300;
 			for (i = 0; i < n && f.una != f.nxt && f.nxt - f.una <= 64; i++) {
-				do_loss(LOSS_TIMEOUT, 0, 0, false, NULL);
+				do_loss(LOSS_TIMEOUT, 0, 0, 0, NULL);
 				do_retransmit(psn_of(f.una), (path + i) % f.npaths, i);
 			}
 			break;

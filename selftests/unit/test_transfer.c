@@ -64,6 +64,8 @@ struct cfg {
 	u32 ack_delay_max;
 	bool ack_same_path;
 	bool reo_adapt;		/* the adaptive reordering window */
+	bool path_wait;		/* the path rule waits an RTT + window */
+	int ngroups;		/* groups of paths (planes): path % ngroups */
 	struct pathcfg p[MAXP];
 };
 
@@ -78,6 +80,7 @@ struct sim {
 	struct mrc_txwin w;
 	struct mrc_txrec rec[MRC_WIN_PKTS];
 	struct mrc_txpath paths[MAXP];
+	struct mrc_txgroup groups[MAXP];
 	struct mrc_rtt rtt;
 	u32 backoff;
 	bool timer;
@@ -274,7 +277,9 @@ static void sender_ack(struct __test_metadata *_metadata, struct sim *s,
 		s->backoff = 0;
 	srtt = s->rtt.srtt_us;
 	reo = srtt / 4 > 200 ? srtt / 4 : 200;
-	mrc_txwin_detect_loss(&s->w, s->paths, now32(s), srtt, reo, s->c.reo_adapt, cb_lost, s);
+	mrc_txwin_detect_loss(&s->w, s->paths, now32(s), srtt, reo,
+			      (s->c.reo_adapt ? MRC_TXW_REO_ADAPT : 0) |
+			      (s->c.path_wait ? MRC_TXW_PATH_WAIT : 0), cb_lost, s);
 	sender_push(_metadata, s);
 	arm_timer(s, res.acked_pkts != 0);
 }
@@ -365,7 +370,9 @@ static void random_cfg(struct cfg *c, int round)
 
 	memset(c, 0, sizeof(*c));
 	c->reo_adapt = round % 2;
+	c->path_wait = round / 2 % 2;
 	c->npaths = 2 + unit_rand32() % (MAXP - 1);
+	c->ngroups = 1 + unit_rand32() % c->npaths;
 	c->n = 100 + unit_rand32() % (MAXN - 100);
 	c->size = 1U << (1 + unit_rand32() % 11);
 	c->isn = unit_rand32() % 2 ? 0xffffffffU - unit_rand32() % 4000 : unit_rand32();
@@ -414,10 +421,12 @@ static u64 run_transfer(struct __test_metadata *_metadata, struct sim *s, int ro
 	int p;
 
 	memset((u8 *)s + sizeof(s->c), 0, sizeof(*s) - sizeof(s->c));
-	mrc_txwin_init(&s->w, s->c.isn, s->rec, s->c.size);
+	mrc_txwin_init(&s->w, s->c.isn, s->rec, s->c.size, s->groups);
 	mrc_rxwin_init(&s->rxw, s->c.isn);
-	for (p = 0; p < s->c.npaths; p++)
+	for (p = 0; p < s->c.npaths; p++) {
 		s->paths[p].ev = 0x100 + 0x123 * p;
+		s->paths[p].group = s->c.ngroups ? p % s->c.ngroups : 0;
+	}
 
 	sender_push(_metadata, s);
 	while (s->w.una != s->c.isn + s->c.n) {
@@ -539,6 +548,8 @@ TEST(transfer_two_paths_lossy)
 	s.c.clock0 = 0xfffff000U;
 	s.c.ack_delay_max = 20;
 	s.c.ack_same_path = true;
+	s.c.path_wait = true;
+	s.c.ngroups = 2;	/* as two planes */
 	s.c.p[0] = (struct pathcfg){ .delay_us = 10, .ser_us = 2,
 				     .loss_ppm = 100000, .ack_loss_ppm = 100000 };
 	s.c.p[1] = (struct pathcfg){ .delay_us = 1000, .ser_us = 2,

@@ -11,11 +11,13 @@
 #include "core/txwin.h"
 
 #define NPATHS	4
+#define NGROUPS	2
 #define MAXCB	(4 * MRC_WIN_PKTS)
 
 struct tx {
 	struct mrc_txwin w;
 	struct mrc_txpath paths[NPATHS];
+	struct mrc_txgroup groups[NGROUPS];
 	struct mrc_txrec rec[MRC_WIN_PKTS];
 	u32 acked[MAXCB];
 	u32 nacked;
@@ -46,7 +48,7 @@ static void tx_init(struct tx *t, u32 isn, u32 size)
 	int i;
 
 	memset(t, 0, sizeof(*t));
-	mrc_txwin_init(&t->w, isn, t->rec, size);
+	mrc_txwin_init(&t->w, isn, t->rec, size, t->groups);	/* all in group 0 */
 	for (i = 0; i < NPATHS; i++)
 		t->paths[i].ev = 0x100 + 7 * i;
 }
@@ -86,7 +88,7 @@ static bool do_ack(struct tx *t, const struct mrc_ack_info *a, u32 now,
 
 static u32 detect(struct tx *t, u32 now, u32 rtt, u32 reo)
 {
-	return mrc_txwin_detect_loss(&t->w, t->paths, now, rtt, reo, false, cb_lost, t);
+	return mrc_txwin_detect_loss(&t->w, t->paths, now, rtt, reo, 0, cb_lost, t);
 }
 
 /* Recount everything the scoreboard keeps as counters. */
@@ -151,7 +153,7 @@ TEST(txwin_send_and_cum_ack)
 	EXPECT_EQ(6000U - 5009 - 30, res.rtt_us);
 	EXPECT_EQ(0, res.trig_path);
 	EXPECT_EQ(10U, t.paths[0].acked_seq);
-	EXPECT_EQ(5009U, t.w.newest_acked_us);
+	EXPECT_EQ(5009U, t.groups[0].newest_acked_us);
 	EXPECT_EQ(isn + 10, t.w.una);
 	EXPECT_EQ(10U, t.nacked);
 	for (i = 0; i < 10; i++)
@@ -222,7 +224,7 @@ TEST(txwin_coalesced_ack_evidence)
 	EXPECT_EQ(2U, t.paths[3].acked_seq);	/* the trigger, seq 1 */
 	EXPECT_EQ(2U, t.paths[2].acked_seq);	/* isn+6, seq 1 */
 	EXPECT_EQ(2U, t.paths[1].acked_seq);	/* isn+5 only: +1 was a resend */
-	EXPECT_EQ(now + 7, t.w.newest_acked_us);
+	EXPECT_EQ(now + 7, t.groups[0].newest_acked_us);
 	/* isn+2 (path 2) and isn+3 (path 3) were overtaken on their paths. */
 	EXPECT_EQ(2U, detect(&t, 300, 0, 0));
 	EXPECT_EQ(isn + 2, t.lost[1]);
@@ -241,7 +243,7 @@ TEST(txwin_coalesced_ack_evidence)
 	sack(&a, isn + 4);
 	sack(&a, isn + 8);
 	ASSERT_TRUE(do_ack(&t, &a, 500, &res));
-	EXPECT_EQ(400U, t.w.newest_acked_us);
+	EXPECT_EQ(400U, t.groups[0].newest_acked_us);
 	EXPECT_EQ(3U, t.paths[0].acked_seq);	/* isn+8 is path 0's seq 2 */
 	/* isn (path 0, seq 0) is now overtaken on its path. */
 	EXPECT_EQ(1U, detect(&t, 500, 0, 0));
@@ -349,7 +351,7 @@ TEST(txwin_time_rule)
 	sack(&a, isn + 2);
 	ASSERT_TRUE(do_ack(&t, &a, t0 + 150, &res));
 	EXPECT_EQ(50U, res.rtt_us);
-	EXPECT_EQ(t0 + 100, t.w.newest_acked_us);
+	EXPECT_EQ(t0 + 100, t.groups[0].newest_acked_us);
 
 	/* No RTT: only the per-path rule, which says nothing here. */
 	EXPECT_EQ(0U, detect(&t, t0 + 5000, 0, 50));
@@ -375,6 +377,118 @@ TEST(txwin_time_rule)
 }
 
 /*
+ * The time rule compares a transmission with the newest delivery of its
+ * own group: a plane with a shorter queue does not make another plane's
+ * packets late (make bench's P1 lost dozens of packets so).
+ */
+TEST(txwin_time_rule_per_group)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 0xfffffffcU, t0 = 0x7fffff00U;
+
+	tx_init(&t, isn, 8);
+	t.paths[2].group = 1;
+	t.paths[3].group = 1;
+	/* isn on path 0 (group 0), isn+1 on path 2 (group 1) 60 us later */
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0 + 60));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 1, 1, t0 + 70));
+	/* group 1's packet arrives, group 0's take longer */
+	mk_ack(&t, &a, isn, isn + 1);
+	sack(&a, isn + 1);
+	ASSERT_TRUE(do_ack(&t, &a, t0 + 100, &res));
+	EXPECT_EQ(t0 + 60, t.groups[1].newest_acked_us);
+	/* never set: 0 was stale at each send of the group, now "long ago" */
+	EXPECT_EQ(t0 + 70 - (1U << 30), t.groups[0].newest_acked_us);
+	EXPECT_EQ(t0 + 60, t.w.newest_acked_us);
+	/* RTT 100, reo 50: only group 0's own deliveries make isn late... */
+	EXPECT_EQ(0U, detect(&t, t0 + 151, 100, 50));
+	EXPECT_EQ(0U, detect(&t, t0 + 300, 100, 50));
+	/* ...until it has waited twice as long: group 0 may have died */
+	EXPECT_EQ(1U, detect(&t, t0 + 301, 100, 50));
+	EXPECT_EQ(isn, t.lost[0]);
+	check_counters(_metadata, &t);
+
+	/* isn+2 (group 0, 60 us after isn) arrives: isn is late in time */
+	tx_init(&t, isn, 8);
+	t.paths[2].group = 1;
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0 + 10));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 1, 1, t0 + 60));
+	mk_ack(&t, &a, isn, isn + 2);
+	sack(&a, isn + 2);
+	ASSERT_TRUE(do_ack(&t, &a, t0 + 100, &res));
+	EXPECT_EQ(t0 + 60, t.groups[0].newest_acked_us);
+	EXPECT_EQ(0U, detect(&t, t0 + 150, 100, 50));
+	EXPECT_EQ(1U, detect(&t, t0 + 151, 100, 50));
+	EXPECT_EQ(isn, t.lost[0]);
+	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn + 1)->state);
+	check_counters(_metadata, &t);
+
+	/* A stale newest of a group becomes "long ago" when the group sends. */
+	tx_init(&t, isn, 8);
+	t.paths[2].group = 1;
+	t.groups[1].newest_acked_us = t0 - 0x50000000U;
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
+	EXPECT_EQ(t0 - 0x50000000U, t.groups[1].newest_acked_us);
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0));
+	EXPECT_EQ(t0 - (1U << 30), t.groups[1].newest_acked_us);
+}
+
+/*
+ * MRC_TXW_PATH_WAIT: a later transmission on the same path arrived, but
+ * the earlier one is declared lost only once out for longer than an RTT
+ * plus the reordering window (a host may hand two packets of one path to
+ * two CPUs); without the flag, at once.
+ */
+TEST(txwin_path_wait)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 40, t0 = 0xfffffe00U;	/* the clock wraps */
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		tx_init(&t, isn, 8);
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 0, 1, t0 + 10));
+		mk_ack(&t, &a, isn, isn + 1);
+		sack(&a, isn + 1);
+		ASSERT_TRUE(do_ack(&t, &a, t0 + 110, &res));
+		EXPECT_EQ(2U, t.paths[0].acked_seq);
+		if (!k) {	/* at once */
+			EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 110, 100, 1000,
+							    0, cb_lost, &t));
+			continue;
+		}
+		/* RTT 100 + window 1000: lost after 1100 us, not before */
+		EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 110, 100, 1000,
+						    MRC_TXW_PATH_WAIT, cb_lost, &t));
+		EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 1100, 100, 1000,
+						    MRC_TXW_PATH_WAIT, cb_lost, &t));
+		/* the late packet may still arrive in between: not lost then */
+		EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 1101, 100, 1000,
+						    MRC_TXW_PATH_WAIT, cb_lost, &t));
+		EXPECT_EQ(isn, t.lost[0]);
+		/* with no RTT yet: the window alone */
+		tx_init(&t, isn, 8);
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
+		ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 0, 1, t0 + 10));
+		mk_ack(&t, &a, isn, isn + 1);
+		sack(&a, isn + 1);
+		ASSERT_TRUE(do_ack(&t, &a, t0 + 110, &res));
+		EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 1000, 0, 1000,
+						    MRC_TXW_PATH_WAIT, cb_lost, &t));
+		EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 1001, 0, 1000,
+						    MRC_TXW_PATH_WAIT, cb_lost, &t));
+		check_counters(_metadata, &t);
+	}
+}
+
+/*
  * One round of the adaptive reordering window: PSN @psn on path 0 at
  * *@now, @psn + 1 on path 1 1000 us later and acknowledged (its trigger);
  * the time rule (RTT 100, window 50 x reo_mult <= 400) declares @psn lost.
@@ -393,8 +507,8 @@ static void reo_round(struct __test_metadata *_metadata, struct tx *t, u32 psn,
 	sack(&a, psn + 1);
 	ASSERT_TRUE(do_ack(t, &a, *now + 1100, &res));
 	ASSERT_EQ(0U, res.spurious);
-	ASSERT_EQ(1U, mrc_txwin_detect_loss(&t->w, t->paths, *now + 3000, 100, 50, true,
-					    NULL, NULL));
+	ASSERT_EQ(1U, mrc_txwin_detect_loss(&t->w, t->paths, *now + 3000, 100, 50,
+					    MRC_TXW_REO_ADAPT, NULL, NULL));
 	ASSERT_TRUE(t->w.reo_armed);
 	if (!late)
 		ASSERT_EQ(1, mrc_txwin_sent(&t->w, t->paths, psn, 1, 1, *now + 3000));
@@ -434,9 +548,9 @@ TEST(txwin_reo_adapts)
 	mk_ack(&t, &a, psn, psn + 1);
 	sack(&a, psn + 1);
 	ASSERT_TRUE(do_ack(&t, &a, now + 400, &res));
-	EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, now + 100000, 100, 50, true,
-					    NULL, NULL));
-	EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, now + 100000, 100, 50, false,
+	EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, now + 100000, 100, 50,
+					    MRC_TXW_REO_ADAPT, NULL, NULL));
+	EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, now + 100000, 100, 50, 0,
 					    NULL, NULL));
 	/* resent, and the original's ACK arrives: evidence for that batch */
 	ASSERT_EQ(1, mrc_txwin_sent(&t.w, t.paths, psn, 1, 1, now + 100000));
@@ -493,8 +607,8 @@ TEST(txwin_reo_evidence)
 	sack(&a, p + 1);
 	ASSERT_TRUE(do_ack(&t, &a, now + 1100, &res));
 	EXPECT_EQ(100U, res.rtt_us);
-	ASSERT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, now + 3000, 100, 50, true,
-					    NULL, NULL));
+	ASSERT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, now + 3000, 100, 50,
+					    MRC_TXW_REO_ADAPT, NULL, NULL));
 	EXPECT_TRUE(t.w.reo_armed);
 	ASSERT_EQ(1, mrc_txwin_sent(&t.w, t.paths, p, 1, 1, now + 3000));
 	/* p + 1's ACK again, later: no sample from a trigger acked before */
@@ -788,7 +902,7 @@ TEST(txwin_size_one_wraps)
 		ASSERT_TRUE(do_ack(&t, &a, now + 5, &res));
 		ASSERT_EQ(5U, res.rtt_us);
 		ASSERT_EQ(psn + 1, t.w.una);
-		ASSERT_EQ(now, t.w.newest_acked_us);
+		ASSERT_EQ(now, t.groups[0].newest_acked_us);
 	}
 	EXPECT_EQ(5U, t.w.una);
 }
@@ -819,8 +933,8 @@ struct walk {
 	struct mrc_txpath mp[NPATHS];
 	u64 una, nxt;		/* unwrapped */
 	u32 isn, now;
-	bool newest_set;
-	u32 newest;
+	bool newest_set[NGROUPS + 1];
+	u32 newest[NGROUPS + 1];	/* per group of paths, then of any */
 	u8 reo_mult, reo_clean;	/* the adaptive reordering window */
 	bool reo_armed;
 	u64 grow_end, loss_end;	/* their rounds end when una reaches them */
@@ -856,8 +970,11 @@ static void walk_compare(struct __test_metadata *_metadata, struct walk *m)
 		ASSERT_EQ(m->mp[i].acked_seq, t->paths[i].acked_seq);
 		ASSERT_EQ(m->mp[i].lost, t->paths[i].lost);
 	}
-	if (m->newest_set)
-		ASSERT_EQ(m->newest, t->w.newest_acked_us);
+	for (i = 0; i < NGROUPS; i++)
+		if (m->newest_set[i])
+			ASSERT_EQ(m->newest[i], t->groups[i].newest_acked_us);
+	if (m->newest_set[NGROUPS])
+		ASSERT_EQ(m->newest[NGROUPS], t->w.newest_acked_us);
 	ASSERT_EQ(m->reo_mult, t->w.reo_mult);
 	ASSERT_EQ(m->reo_armed, t->w.reo_armed);
 	ASSERT_EQ(m->reo_clean, t->w.reo_clean);
@@ -897,6 +1014,19 @@ static void walk_send(struct __test_metadata *_metadata, struct walk *m,
 	if (unit_rand32() % 4) {
 		s->received = true;
 		m->arrivals[m->narrivals++] = off << 16 | got << 8 | path;
+	}
+}
+
+/* A first transmission (or the trigger's) arrived: the newest, its group's and any. */
+static void walk_newest(struct walk *m, const struct shadow *s)
+{
+	u8 g[2] = { m->mp[s->path].group, NGROUPS };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!m->newest_set[g[i]] || (s32)(s->sent - m->newest[g[i]]) > 0)
+			m->newest[g[i]] = s->sent;
+		m->newest_set[g[i]] = true;
 	}
 }
 
@@ -982,9 +1112,7 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 				sample = el - a.ack_delay_us ? el - a.ack_delay_us : 1;
 			if (mrc_psn_after(s->path_seq + 1, m->mp[s->path].acked_seq))
 				m->mp[s->path].acked_seq = s->path_seq + 1;
-			if (!m->newest_set || (s32)(s->sent - m->newest) > 0)
-				m->newest = s->sent;
-			m->newest_set = true;
+			walk_newest(m, s);
 		} else if (a.trig_tx < s->tx_count && s->state == MRC_TX_INFLIGHT &&
 			   walk_covers(&a, cum, base, toff)) {
 			/* the trigger is a copy that arrived (arrivals[]) */
@@ -1004,9 +1132,7 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 		if (s->state == MRC_TX_INFLIGHT && !s->tx_count) {
 			if (mrc_psn_after(s->path_seq + 1, m->mp[s->path].acked_seq))
 				m->mp[s->path].acked_seq = s->path_seq + 1;
-			if (!m->newest_set || (s32)(s->sent - m->newest) > 0)
-				m->newest = s->sent;
-			m->newest_set = true;
+			walk_newest(m, s);
 		}
 		s->state = MRC_TX_ACKED;
 		nacked++;
@@ -1042,9 +1168,11 @@ static void walk_ack(struct __test_metadata *_metadata, struct walk *m, bool bad
 static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool timeout)
 {
 	u32 rtt = m->rtt.srtt_us, reo_us = unit_rand32() % 200, n = 0, got;
-	bool adapt = unit_rand32() % 2;
-	s64 reo = (s64)reo_us * (adapt ? m->reo_mult : 1);
+	u32 flags = unit_rand32() % 4;	/* MRC_TXW_REO_ADAPT, MRC_TXW_PATH_WAIT */
+	s64 reo = (s64)reo_us * (flags & MRC_TXW_REO_ADAPT ? m->reo_mult : 1);
+	bool late, by_path, by_time;
 	struct shadow *s;
+	u8 g;
 	u64 off;
 	int k;
 
@@ -1052,9 +1180,15 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 		s = &m->sh[off];
 		if (s->state != MRC_TX_INFLIGHT)
 			continue;
-		if (!timeout && !mrc_psn_before(s->path_seq, m->mp[s->path].acked_seq) &&
-		    !(rtt && m->newest_set && (s32)(m->newest - s->sent) > reo &&
-		      (s32)(m->now - s->sent) > (s64)rtt + reo))
+		late = (s32)(m->now - s->sent) > (s64)rtt + reo;
+		by_path = mrc_psn_before(s->path_seq, m->mp[s->path].acked_seq) &&
+			  (late || !(flags & MRC_TXW_PATH_WAIT));
+		g = m->mp[s->path].group;
+		by_time = (rtt && late && m->newest_set[g] &&
+			   (s32)(m->newest[g] - s->sent) > reo) ||
+			  (rtt && (s32)(m->now - s->sent) > 2 * ((s64)rtt + reo) &&
+			   m->newest_set[NGROUPS] && (s32)(m->newest[NGROUPS] - s->sent) > reo);
+		if (!timeout && !by_path && !by_time)
 			continue;
 		s->state = MRC_TX_LOST;
 		m->mp[s->path].lost++;
@@ -1065,7 +1199,7 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 		got = mrc_txwin_timeout(&m->t.w, m->t.paths, cb_lost, &m->t);
 	else
 		got = mrc_txwin_detect_loss(&m->t.w, m->t.paths, m->now, rtt, reo_us,
-					    adapt, cb_lost, &m->t);
+					    flags, cb_lost, &m->t);
 	ASSERT_EQ(n, got);
 	if (!timeout && n) {
 		m->reo_armed = true;
@@ -1093,8 +1227,12 @@ static void walk_run(struct __test_metadata *_metadata, struct walk *m, int step
 	m->now = unit_rand32() % 2 ? 0xffffffffU - unit_rand32() % 100000 : unit_rand32();
 	tx_init(&m->t, m->isn, size);
 	m->reo_mult = 1;
-	for (i = 0; i < NPATHS; i++)
+	/* Paths 0 and 1 in group 0, 2 and 3 in group 1 (as two planes). */
+	for (i = 0; i < NPATHS; i++) {
+		m->t.paths[i].group = i * NGROUPS / NPATHS;
+		m->mp[i].group = m->t.paths[i].group;
 		m->mp[i].ev = m->t.paths[i].ev;
+	}
 
 	for (i = 0; i < steps && m->nxt + 2 < SH_MAX && m->narrivals + 2 < SH_MAX; i++) {
 		m->now += unit_rand32() % 300;

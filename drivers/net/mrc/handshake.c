@@ -353,7 +353,8 @@ static int mrc_alloc_txwin(struct mrc_sock *ms, gfp_t gfp)
 		ms->txseg = NULL;
 		return -ENOMEM;
 	}
-	mrc_txwin_init(&ms->txw, ms->isn, ms->txrec, MRC_TXWIN_MIN);
+	/* No groups until the paths exist: nothing is sent before. */
+	mrc_txwin_init(&ms->txw, ms->isn, ms->txrec, MRC_TXWIN_MIN, NULL);
 	return 0;
 }
 

@@ -79,6 +79,11 @@ module_param(rx_msg_spare, bool, 0644);
 MODULE_PARM_DESC(rx_msg_spare,
 		 "Keep the last message descriptor a reader freed for the next message (one per socket)");
 
+static bool loss_path_wait = true;
+module_param(loss_path_wait, bool, 0644);
+MODULE_PARM_DESC(loss_path_wait,
+		 "Loss detection's per-path rule waits, as its time rule does, until a packet has been out for an RTT plus the reordering window");
+
 static bool reo_adapt;
 module_param(reo_adapt, bool, 0644);
 MODULE_PARM_DESC(reo_adapt,
@@ -1235,7 +1240,9 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	rtt = ms->rtt.srtt_us;
 	reo = max_t(u32, rtt / 4 + 2 * ms->rtt.rttvar_us, 1000);
 	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, now, rtt, reo,
-			      READ_ONCE(reo_adapt), mrc_output_lost, ms);
+			      (READ_ONCE(reo_adapt) ? MRC_TXW_REO_ADAPT : 0) |
+			      (READ_ONCE(loss_path_wait) ? MRC_TXW_PATH_WAIT : 0),
+			      mrc_output_lost, ms);
 	mrc_output_push(ms, xq);
 	mrc_conn_own_acked(ms);
 	/* Nothing outstanding and nothing waiting for credit. */

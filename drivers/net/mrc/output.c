@@ -1105,13 +1105,15 @@ void mrc_output_ring_init(struct mrc_sock *ms)
 	if (WARN_ON_ONCE(!rec))
 		return;
 	if (!ms->txrec) {
-		mrc_txwin_init(&ms->txw, ms->isn, rec, MRC_TXWIN_MIN);
+		mrc_txwin_init(&ms->txw, ms->isn, rec, MRC_TXWIN_MIN,
+			       mrc_path_groups(ms));
 		ms->txrec = rec;
 		ms->txseg = segs;
 		return;
 	}
 	if (WARN_ON_ONCE(ms->txw.size != MRC_TXWIN_MIN || ms->txw.in_flight))
 		return;
+	ms->txw.groups = mrc_path_groups(ms);	/* NULL since connect() */
 	/* Cannot fail: the same size.  A kmalloc'd ring: freed in atomic. */
 	moved = mrc_output_ring_move(ms, rec, segs, MRC_TXWIN_MIN, &old_rec, &old_segs);
 	if (!WARN_ON_ONCE(!moved))

@@ -57,6 +57,11 @@ module_param(ev_replace_after, uint, 0644);
 MODULE_PARM_DESC(ev_replace_after,
 		 "Consecutive probe failures after which a path gets a new EV (0: never)");
 
+static bool loss_per_plane = true;
+module_param(loss_per_plane, bool, 0644);
+MODULE_PARM_DESC(loss_per_plane,
+		 "Loss detection's time rule compares a packet with the newest delivery of its own plane, not of any (read when a connection starts)");
+
 static bool spray_two_choices = true;
 module_param(spray_two_choices, bool, 0644);
 MODULE_PARM_DESC(spray_two_choices,
@@ -91,13 +96,20 @@ static void mrc_path_params(struct mrc_sock *ms)
 	ep->replace_after = min_t(u32, READ_ONCE(ev_replace_after), 255);
 }
 
+/* The scoreboard's groups of paths (one per plane), a multiple of 8 bytes. */
+static size_t mrc_path_groups_size(u32 nplanes)
+{
+	return round_up(array_size(nplanes, sizeof(struct mrc_txgroup)), 8);
+}
+
 /*
  * The paths' state is one allocation: the EVs, the per-plane state, the
- * scoreboard's per-path state, the scoreboard's first ring (its records,
- * then its segments: MRC_TXWIN_MIN each, mrc_path_ring()) and the
- * scratch bytes, in that order (each part a multiple of 8 bytes but the
- * last).  A connection of one plane (plane 0) and 32 paths takes 4048
- * bytes: one kmalloc-4k object.  KASAN sees one object: an index past
+ * scoreboard's groups of paths (mrc_path_groups()) and per-path state,
+ * the scoreboard's first ring (its records, then its segments:
+ * MRC_TXWIN_MIN each, mrc_path_ring()) and the scratch bytes, in that
+ * order (each part a multiple of 8 bytes but the last).  A connection of
+ * one plane (plane 0) and 32 paths takes 4056 bytes: one kmalloc-4k
+ * object.  KASAN sees one object: an index past
  * evs[npaths] into the planes would go unnoticed, which is why planes are
  * reached through mrc_plane() (bounded by ms->planes), paths through
  * indices checked against ms->npaths, and the ring through PSNs masked
@@ -111,15 +123,18 @@ static size_t mrc_path_block_size(u32 n, u32 nplanes)
 		     (MRC_TXWIN_MIN * sizeof(struct mrc_txseg)) % 8);
 	BUILD_BUG_ON(__alignof__(struct mrc_plane) > 8 ||
 		     __alignof__(struct mrc_txpath) > 8 ||
+		     __alignof__(struct mrc_txgroup) > 8 ||
 		     __alignof__(struct mrc_txrec) > 8 ||
 		     __alignof__(struct mrc_txseg) > 8);
 	/* Plane 0's default paths in a kmalloc-4k object, ring included. */
 	BUILD_BUG_ON(MRC_EVS_PER_PLANE_DEFAULT *
 		     (sizeof(struct mrc_ev) + sizeof(struct mrc_txpath) + 1) +
-		     sizeof(struct mrc_plane) + MRC_TXWIN_MIN *
+		     sizeof(struct mrc_plane) + 8 + MRC_TXWIN_MIN *
 		     (sizeof(struct mrc_txrec) + sizeof(struct mrc_txseg)) > 4096);
+	BUILD_BUG_ON(sizeof(struct mrc_txgroup) > 8);
 	return size_add(size_add(array_size(n, sizeof(struct mrc_ev)),
-				 array_size(nplanes, sizeof(struct mrc_plane))),
+				 size_add(array_size(nplanes, sizeof(struct mrc_plane)),
+					  mrc_path_groups_size(nplanes))),
 			size_add(size_add(array_size(n, sizeof(struct mrc_txpath)), n),
 				 MRC_TXWIN_MIN * (sizeof(struct mrc_txrec) +
 						  sizeof(struct mrc_txseg))));
@@ -152,6 +167,24 @@ struct mrc_txrec *mrc_path_ring(const struct mrc_sock *ms, struct mrc_txseg **se
 }
 
 /**
+ * mrc_path_groups() - the scoreboard's groups of paths, in the path block
+ * @ms: the connection
+ *
+ * One per plane up to the highest in use (mrc_txpath.group is the path's
+ * plane), or all paths in group 0 when the connection started with
+ * loss_per_plane off.  Zeroed by the allocation, freed with the block.
+ *
+ * Context: the conn lock, or the block cannot change (as mrc_path_ring()).
+ * Return: the table, or NULL before mrc_path_setup().
+ */
+struct mrc_txgroup *mrc_path_groups(const struct mrc_sock *ms)
+{
+	if (!ms->evs)
+		return NULL;
+	return (struct mrc_txgroup *)(ms->plane + fls(ms->planes));
+}
+
+/**
  * mrc_path_setup() - create the connection's paths from both rail sets
  * @ms: the connection; both ends' rails (@lrail) and @seg_size are set
  * @mdev: the device it runs on (its evs-per-plane and spray policy)
@@ -164,6 +197,7 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 {
 	u32 per = READ_ONCE(mdev->evs_per_plane);
 	u32 n = 0, plane, i, nplanes, planes = 0, now = mrc_now_us();
+	bool per_plane = READ_ONCE(loss_per_plane);
 	struct mrc_plane *pl;
 	struct mrc_ev *evs;
 
@@ -204,7 +238,8 @@ again:
 		return -ENOMEM;
 	}
 	pl = (struct mrc_plane *)(evs + n);
-	ms->txpaths = (struct mrc_txpath *)(pl + nplanes);
+	ms->txpaths = (struct mrc_txpath *)((u8 *)(pl + nplanes) +
+					    mrc_path_groups_size(nplanes));
 	/* After the ring: MRC_TXWIN_MIN records, as many segments. */
 	ms->path_scratch = (u8 *)((struct mrc_txseg *)
 		((struct mrc_txrec *)(ms->txpaths + n) + MRC_TXWIN_MIN) + MRC_TXWIN_MIN);
@@ -221,6 +256,7 @@ again:
 		for (i = 0; i < per; i++, n++) {
 			mrc_ev_init(&evs[n], mrc_path_new_ev(ms), plane, now);
 			ms->txpaths[n].ev = evs[n].ev;
+			ms->txpaths[n].group = per_plane ? plane : 0;
 		}
 	}
 	ms->spray = READ_ONCE(mdev->spray) ?: &mrc_spray_mrc;

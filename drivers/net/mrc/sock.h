@@ -628,6 +628,7 @@ void mrc_challenge_answer(struct mrc_sock *ms, u8 plane,
 /* path.c */
 int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp);
 struct mrc_txrec *mrc_path_ring(const struct mrc_sock *ms, struct mrc_txseg **segs);
+struct mrc_txgroup *mrc_path_groups(const struct mrc_sock *ms);
 void mrc_path_free(struct mrc_sock *ms);
 void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes);
 int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,

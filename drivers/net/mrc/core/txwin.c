@@ -13,7 +13,7 @@
 #include "txwin.h"
 
 /*
- * newest_acked_us is only believed while it is at most this old: the u32
+ * A group's newest_acked_us is only believed while it is at most this old: the u32
  * clock wraps every 71 minutes, and a value that was never set (or set
  * very long ago) could otherwise look newer than every transmission.
  */
@@ -30,9 +30,17 @@ static s64 txw_time_diff(u32 a, u32 b)
 	return (s32)(a - b);
 }
 
-static bool txw_newest_valid(const struct mrc_txwin *w, u32 now_us)
+static bool txw_newest_valid(u32 newest_us, u32 now_us)
 {
-	return now_us - w->newest_acked_us <= MRC_TX_STALE_US;
+	return now_us - newest_us <= MRC_TX_STALE_US;
+}
+
+/* A delivery sent at @sent_us: newer, or @newest_us was stale. */
+static void txw_newest_update(u32 *newest_us, u32 sent_us, u32 now_us)
+{
+	if (!txw_newest_valid(*newest_us, now_us) ||
+	    txw_time_diff(sent_us, *newest_us) > 0)
+		*newest_us = sent_us;
 }
 
 static int txw_ctz64(u64 v)
@@ -41,13 +49,14 @@ static int txw_ctz64(u64 v)
 }
 
 void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
-		    u32 size)
+		    u32 size, struct mrc_txgroup *groups)
 {
 	memset(w, 0, sizeof(*w));
 	w->una = isn;
 	w->nxt = isn;
 	w->size = size;
 	w->rec = rec;
+	w->groups = groups;
 	w->reo_mult = 1;
 	w->reo_grow_seq = isn;
 	w->reo_loss_seq = isn;
@@ -78,18 +87,12 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
 		   u16 path, u32 len, u32 now_us)
 {
 	struct mrc_txpath *p = &paths[path];
+	struct mrc_txgroup *g = &w->groups[p->group];
 	struct mrc_txrec *r;
 
 	if (psn == w->nxt) {
 		if (!mrc_txwin_room(w))
 			return -1;
-		/*
-		 * Nothing outstanding: no record can be misjudged, so this is
-		 * the moment to replace a stale newest_acked_us by a harmless
-		 * "long ago".
-		 */
-		if (w->una == w->nxt && !txw_newest_valid(w, now_us))
-			w->newest_acked_us = now_us - (u32)MRC_TX_STALE_US;
 		r = txw_rec(w, psn);
 		r->tx_count = 0;
 		w->nxt++;
@@ -103,6 +106,15 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
 			r->tx_count++;
 		w->lost--;
 	}
+	/*
+	 * A stale newest_acked_us becomes a harmless "long ago" before it
+	 * wraps into looking recent: older than this transmission, and than
+	 * any other still in flight (nothing is out that long).
+	 */
+	if (!txw_newest_valid(g->newest_acked_us, now_us))
+		g->newest_acked_us = now_us - (u32)MRC_TX_STALE_US;
+	if (!txw_newest_valid(w->newest_acked_us, now_us))
+		w->newest_acked_us = now_us - (u32)MRC_TX_STALE_US;
 
 	r->sent_us = now_us;
 	r->path_seq = p->next_seq++;
@@ -135,16 +147,15 @@ static void txw_mark_lost(struct mrc_txwin *w, struct mrc_txpath *paths,
 
 /*
  * Transmission @r arrived: its path (FIFO) delivered everything sent on
- * it before, and whatever was sent well before it is late.
+ * it before, and whatever its group sent well before it is late.
  */
 static void txw_delivered(struct mrc_txwin *w, struct mrc_txpath *p,
 			  const struct mrc_txrec *r, u32 now_us)
 {
 	if (mrc_psn_after(r->path_seq + 1, p->acked_seq))
 		p->acked_seq = r->path_seq + 1;
-	if (!txw_newest_valid(w, now_us) ||
-	    txw_time_diff(r->sent_us, w->newest_acked_us) > 0)
-		w->newest_acked_us = r->sent_us;
+	txw_newest_update(&w->groups[p->group].newest_acked_us, r->sent_us, now_us);
+	txw_newest_update(&w->newest_acked_us, r->sent_us, now_us);
 }
 
 static void txw_mark_acked(struct mrc_txwin *w, struct mrc_txpath *paths,
@@ -299,13 +310,16 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
 }
 
 u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
-			  u32 now_us, u32 rtt_us, u32 reo_us, bool adapt,
+			  u32 now_us, u32 rtt_us, u32 reo_us, u32 flags,
 			  mrc_txwin_cb lost, void *ctx)
 {
-	bool timed = rtt_us && txw_newest_valid(w, now_us);
-	s64 reo = (s64)reo_us * (adapt ? w->reo_mult : 1);
+	s64 reo = (s64)reo_us * (flags & MRC_TXW_REO_ADAPT ? w->reo_mult : 1);
+	bool any = rtt_us && txw_newest_valid(w->newest_acked_us, now_us);
+	bool wait = flags & MRC_TXW_PATH_WAIT;
 	s64 limit = (s64)rtt_us + reo;
+	const struct mrc_txgroup *g;
 	struct mrc_txrec *r;
+	s64 age;
 	u32 psn, n = 0;
 
 	for (psn = w->una; psn != w->nxt; psn++) {
@@ -314,15 +328,24 @@ u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
 			continue;
 		/*
 		 * Lost if a later transmission on the same (FIFO) path
-		 * arrived, or if it was sent more than a reordering window
-		 * before something that arrived and has been out for longer
-		 * than an RTT plus that window.
+		 * arrived (with MRC_TXW_PATH_WAIT: and it has been out for
+		 * longer than an RTT plus a reordering window); or, with an
+		 * RTT, if it has been out that long and was sent more than
+		 * that window before something of its group that arrived, or
+		 * out twice as long and sent that much before anything that
+		 * arrived.
 		 */
-		if (!mrc_psn_before(r->path_seq, paths[r->path].acked_seq) &&
-		    !(timed &&
-		      txw_time_diff(w->newest_acked_us, r->sent_us) > reo &&
-		      txw_time_diff(now_us, r->sent_us) > limit))
-			continue;
+		age = txw_time_diff(now_us, r->sent_us);
+		if (!mrc_psn_before(r->path_seq, paths[r->path].acked_seq) ||
+		    (wait && age <= limit)) {
+			g = &w->groups[paths[r->path].group];
+			if (!(rtt_us && age > limit &&
+			      txw_newest_valid(g->newest_acked_us, now_us) &&
+			      txw_time_diff(g->newest_acked_us, r->sent_us) > reo) &&
+			    !(any && age > 2 * limit &&
+			      txw_time_diff(w->newest_acked_us, r->sent_us) > reo))
+				continue;
+		}
 		txw_mark_lost(w, paths, r);
 		n++;
 		if (lost)

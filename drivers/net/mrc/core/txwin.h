@@ -9,11 +9,18 @@
  * caller's path table), that path's transmission sequence number, the
  * time, and the state.
  *
- * Loss is detected per path, because spraying makes PSN gaps normal: a
- * transmission is lost when a later transmission on the same path has
- * been acknowledged (a path delivers in order), or when it is older than
- * the newest delivered transmission by more than a reordering window and
- * has been out for longer than an RTT plus that window.  The window adapts
+ * Loss is detected per path, because spraying makes PSN gaps normal, and
+ * by time, as RACK does (RFC 8985).  A transmission is lost when a later
+ * transmission on the same path has been acknowledged (a path delivers
+ * in order), once it has been out for longer than an RTT plus a
+ * reordering window (MRC_TXW_PATH_WAIT; a host that hands two packets of
+ * one path to two CPUs reorders them); or when it has been out that long
+ * and is older by more than the window than the newest delivered
+ * transmission of its group of paths.  Groups are the caller's (mrc's
+ * planes): a deeper queue on one plane must not make another plane's
+ * packets look late.  A group that delivers nothing at all (a plane that
+ * died silently) is caught by the newest delivery of any group, after
+ * twice the wait.  The window adapts
  * as RACK's (RFC 8985, 6.2.4): a PSN declared lost that arrives after
  * all, or an ACK triggered by an earlier transmission than the last,
  * shows the window was too short, and the next one is the caller's times
@@ -70,6 +77,7 @@ struct mrc_txrec {
 /**
  * struct mrc_txpath - what the scoreboard keeps per path (EV)
  * @ev: the entropy value; the ACK names the trigger's path by it
+ * @group: the path's index in the caller's group table (constant)
  * @next_seq: sequence number of the next transmission on the path
  * @acked_seq: one past the highest sequence number known delivered
  *	(0: none yet); transmissions below it that are not acked are lost
@@ -78,11 +86,27 @@ struct mrc_txrec {
  */
 struct mrc_txpath {
 	u16 ev;
+	u8 group;
 	u32 next_seq;
 	u32 acked_seq;
 	u32 in_flight;
 	u64 lost;
 };
+
+/**
+ * struct mrc_txgroup - what the scoreboard keeps per group of paths
+ * @newest_acked_us: send time of the newest transmission of the group
+ *	known delivered (0 before the first: see MRC_TX_STALE_US)
+ *
+ * The caller's table, zeroed when created, indexed by mrc_txpath.group.
+ */
+struct mrc_txgroup {
+	u32 newest_acked_us;
+};
+
+/* mrc_txwin_detect_loss() flags */
+#define MRC_TXW_REO_ADAPT	BIT(0)	/* the window is reo_us x reo_mult */
+#define MRC_TXW_PATH_WAIT	BIT(1)	/* the path rule waits an RTT + window */
 
 /**
  * struct mrc_txwin - the scoreboard of one connection
@@ -92,7 +116,8 @@ struct mrc_txpath {
  * @in_flight: records in state INFLIGHT
  * @in_flight_bytes: their @len, summed
  * @lost: records in state LOST
- * @newest_acked_us: send time of the newest transmission known delivered
+ * @newest_acked_us: send time of the newest transmission known delivered,
+ *	of any group
  * @reo_mult: the reordering window is the caller's times this (1 to
  *	MRC_REO_MULT_MAX)
  * @reo_armed: losses were declared since @reo_mult last grew: spurious
@@ -104,6 +129,7 @@ struct mrc_txpath {
  * @reo_loss_seq: the same for the rounds @reo_clean counts, which start
  *	when losses are declared
  * @rec: the ring, @size entries, record of psn at psn & (@size - 1)
+ * @groups: the caller's group table (mrc_txwin_init())
  */
 struct mrc_txwin {
 	u32 una;
@@ -119,6 +145,7 @@ struct mrc_txwin {
 	u32 reo_grow_seq;
 	u32 reo_loss_seq;
 	struct mrc_txrec *rec;
+	struct mrc_txgroup *groups;
 };
 
 /**
@@ -151,9 +178,11 @@ typedef void (*mrc_txwin_cb)(void *ctx, u32 psn);
  * @isn: first PSN
  * @rec: zeroed ring of @size records
  * @size: power of two, 1..MRC_WIN_PKTS
+ * @groups: the groups of paths: an entry for every mrc_txpath.group the
+ *	caller's paths name; it outlives the scoreboard's use
  */
 void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
-		    u32 size);
+		    u32 size, struct mrc_txgroup *groups);
 
 /**
  * mrc_txwin_resize() - move the records to a new ring
@@ -204,7 +233,8 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
  * @res: filled with what changed
  *
  * Advances @una past acknowledged PSNs (their records become FREE),
- * updates the trigger's path (@acked_seq) and @newest_acked_us, and so
+ * updates the trigger's path (@acked_seq) and its group's
+ * @newest_acked_us, and so
  * does every newly acknowledged first transmission (the one that arrived
  * is known: an ACK that covers many PSNs is evidence for all their paths).
  * Spurious evidence (@res->spurious) grows @reo_mult if @reo_armed.
@@ -223,7 +253,9 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
  * @now_us: the time
  * @rtt_us: current smoothed RTT (0: unknown; then only the per-path rule)
  * @reo_us: reordering window
- * @adapt: the window is @reo_us times @w->reo_mult (false: @reo_us)
+ * @flags: MRC_TXW_REO_ADAPT: the window is @reo_us times @w->reo_mult;
+ *	MRC_TXW_PATH_WAIT: the per-path rule, too, waits until a
+ *	transmission has been out for @rtt_us plus the window
  * @lost: called for each PSN that becomes LOST
  * @ctx: for @lost
  *
@@ -233,7 +265,7 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
  * Return: number of PSNs newly declared lost.
  */
 u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
-			  u32 now_us, u32 rtt_us, u32 reo_us, bool adapt,
+			  u32 now_us, u32 rtt_us, u32 reo_us, u32 flags,
 			  mrc_txwin_cb lost, void *ctx);
 
 /**
