@@ -336,6 +336,14 @@ u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
 		 * arrived.
 		 */
 		age = txw_time_diff(now_us, r->sent_us);
+		/*
+		 * Every rule waits: a first transmission not yet out that
+		 * long ends the walk, since every later PSN was last sent
+		 * after it (first transmissions leave in PSN order).  The walk
+		 * covers the overdue part of the window, not all of it.
+		 */
+		if (wait && age <= limit && !r->tx_count)
+			break;
 		if (!mrc_psn_before(r->path_seq, paths[r->path].acked_seq) ||
 		    (wait && age <= limit)) {
 			g = &w->groups[paths[r->path].group];

@@ -255,7 +255,9 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
  * @reo_us: reordering window
  * @flags: MRC_TXW_REO_ADAPT: the window is @reo_us times @w->reo_mult;
  *	MRC_TXW_PATH_WAIT: the per-path rule, too, waits until a
- *	transmission has been out for @rtt_us plus the window
+ *	transmission has been out for @rtt_us plus the window (and the walk
+ *	stops at the first first transmission that has not: @now_us must
+ *	not be earlier than any send time)
  * @lost: called for each PSN that becomes LOST
  * @ctx: for @lost
  *
