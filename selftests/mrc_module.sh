@@ -29,6 +29,9 @@ check_eq "tunables show the documented defaults (qdelay: the VM's, see lib.sh)" 
 	"1048576 ${MRC_QDELAY_US:-10000} 16 1000 10000 3 8" "$(cd $params && cat $tun 2>&1 | xargs)"
 check_eq "spray_two_choices is writable by root (0644) and on by default" \
 	"644 Y" "$(stat -c %a $params/spray_two_choices 2>&1) $(cat $params/spray_two_choices 2>&1)"
+loss="loss_per_plane loss_path_wait reo_adapt"
+check_eq "loss detection's rules are writable by root (0644) and show their documented defaults" \
+	"644 644 644 Y Y N" "$(cd $params && stat -c %a $loss 2>&1 | xargs) $(cd $params && cat $loss 2>&1 | xargs)"
 bounds="min_seg_size dev_rmem_max orphan_fin_timeout_ms max_orphans half_open_timeout_ms dead_peer_ms"
 check_eq "bounds are writable by root (0644) and show their documented defaults" \
 	"644 644 644 644 644 644 512 268435456 10000 4096 10000 10000" \

@@ -95,6 +95,8 @@ struct fz {
 	u32 size;
 	u32 now;
 	u32 newest[NGROUPS_MAX + 1];	/* per group, then of any */
+	u32 last_rx[NGROUPS_MAX];	/* per group: the last ACK of a delivery */
+	bool delivered[NGROUPS_MAX];
 	u8 reo_mult;		/* the adaptive reordering window */
 	bool reo_armed;
 	u8 reo_clean;
@@ -197,9 +199,12 @@ FUZZ_NOCOV static void check_all(void)
 		   f.w.una, f.w.nxt);
 	FUZZ_CHECK(f.w.size == f.size && f.w.rec == f.ring[f.cur], "ring");
 	for (i = 0; i < NGROUPS_MAX; i++)
-		FUZZ_CHECK(f.groups[i].newest_acked_us == f.newest[i],
-			   "group %u newest_acked_us %u, model %u", i,
-			   f.groups[i].newest_acked_us, f.newest[i]);
+		FUZZ_CHECK(f.groups[i].newest_acked_us == f.newest[i] &&
+			   f.groups[i].last_rx_us == f.last_rx[i] &&
+			   f.groups[i].delivered == f.delivered[i],
+			   "group %u newest_acked_us %u last_rx_us %u, model %u %u", i,
+			   f.groups[i].newest_acked_us, f.groups[i].last_rx_us,
+			   f.newest[i], f.last_rx[i]);
 	FUZZ_CHECK(f.w.newest_acked_us == f.newest[NGROUPS_MAX],
 		   "newest_acked_us %u, model %u", f.w.newest_acked_us,
 		   f.newest[NGROUPS_MAX]);
@@ -350,11 +355,13 @@ static void do_send(u32 psn, u16 path, u32 len)
 		check_snap("send");
 		return;
 	}
-	/* A stale newest of the path's group, or of any, becomes "long ago". */
+	/* Stale times of the path's group, or of any, become "long ago". */
 	if (!newest_valid(f.newest, f.mp[path].group, f.now))
-		f.newest[f.mp[path].group] = f.now - (u32)STALE_US;
+		f.newest[f.mp[path].group] = f.now - (u32)(STALE_US / 2);
+	if (!newest_valid(f.last_rx, f.mp[path].group, f.now))
+		f.last_rx[f.mp[path].group] = f.now - (u32)(STALE_US / 2);
 	if (!newest_valid(f.newest, NGROUPS_MAX, f.now))
-		f.newest[NGROUPS_MAX] = f.now - (u32)STALE_US;
+		f.newest[NGROUPS_MAX] = f.now - (u32)(STALE_US / 2);
 	if (off == f.nxt)
 		f.nxt++;
 	s = &f.sh[off];
@@ -460,7 +467,8 @@ static void newer(const struct shadow *s, u32 *newest, u8 g)
 		newest[g] = s->sent;
 }
 
-static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest)
+static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest,
+		     u32 *last_rx, bool *delivered)
 {
 	if (!s->expect || s->state != MRC_TX_INFLIGHT || s->tx_count)
 		return;
@@ -468,6 +476,8 @@ static void evidence(const struct shadow *s, struct mpath *mp, u32 *newest)
 		mp[s->path].acked_seq = s->path_seq + 1;
 	newer(s, newest, mp[s->path].group);
 	newer(s, newest, NGROUPS_MAX);
+	last_rx[mp[s->path].group] = f.now;
+	delivered[mp[s->path].group] = true;
 }
 
 /* Apply @a; the model predicts validity and every effect. */
@@ -482,7 +492,8 @@ static bool sack_bit(const struct mrc_ack_info *a, u32 psn)
 static bool do_ack(const struct mrc_ack_info *a)
 {
 	u32 nacked = 0, bytes = 0, sample = 0, psn, i, el, dn, spur = 0;
-	u32 newest[NGROUPS_MAX + 1];
+	u32 newest[NGROUPS_MAX + 1], last_rx[NGROUPS_MAX];
+	bool delivered[NGROUPS_MAX];
 	int trig_path = -1, c, ct;
 	s32 dc = (s32)(a->cum - psn_of(f.una));
 	bool refuse = false, ambig = false, ok;
@@ -514,6 +525,8 @@ static bool do_ack(const struct mrc_ack_info *a)
 	/* If accepted: the trigger, same transmission (tx_count, EV)? */
 	memcpy(mp, f.mp, sizeof(mp));
 	memcpy(newest, f.newest, sizeof(newest));
+	memcpy(last_rx, f.last_rx, sizeof(last_rx));
+	memcpy(delivered, f.delivered, sizeof(delivered));
 	if (ct == IN && !refuse) {
 		classify(a->trig_psn, &off);
 		s = &f.sh[off];
@@ -527,6 +540,8 @@ static bool do_ack(const struct mrc_ack_info *a)
 				mp[s->path].acked_seq = s->path_seq + 1;
 			newer(s, newest, mp[s->path].group);
 			newer(s, newest, NGROUPS_MAX);
+			last_rx[mp[s->path].group] = f.now;
+			delivered[mp[s->path].group] = true;
 		} else if (a->trig_tx < s->tx_count && a->nack_reason == MRC_NACK_NONE &&
 			   s->state == MRC_TX_INFLIGHT &&
 			   (mrc_psn_before(a->trig_psn, a->cum) ||
@@ -551,13 +566,13 @@ static bool do_ack(const struct mrc_ack_info *a)
 	 * (once each: a stale newest makes the order matter).
 	 */
 	for (o = f.una; !refuse && o < f.nxt && dc > 0 && o - f.una < (u64)dc; o++)
-		evidence(&f.sh[o], mp, newest);
+		evidence(&f.sh[o], mp, newest, last_rx, delivered);
 	for (i = 0; !refuse && i < MRC_SACK_WORDS; i++) {
 		for (v = a->bits[i]; v; v &= v - 1) {
 			psn = a->base + 64 * i + __builtin_ctzll(v);
 			if (classify(psn, &off) == IN &&
 			    !(dc > 0 && off - f.una < (u64)dc))
-				evidence(&f.sh[off], mp, newest);
+				evidence(&f.sh[off], mp, newest, last_rx, delivered);
 		}
 	}
 	for (o = f.una; o < f.nxt; o++) {
@@ -591,6 +606,8 @@ static bool do_ack(const struct mrc_ack_info *a)
 		   psn_of(f.una), psn_of(f.nxt));
 	memcpy(f.mp, mp, sizeof(mp));
 	memcpy(f.newest, newest, sizeof(newest));
+	memcpy(f.last_rx, last_rx, sizeof(last_rx));
+	memcpy(f.delivered, delivered, sizeof(delivered));
 	FUZZ_CHECK(f.ncb == nacked && res.acked_pkts == nacked,
 		   "op %llu: %u PSNs newly acked, %u reported, res says %u",
 		   (unsigned long long)f.ops, nacked, f.ncb, res.acked_pkts);
@@ -743,7 +760,7 @@ static void do_loss(int kind, u32 rtt, u32 reo_us, u32 flags, const u8 *dead)
 			  (late || !(flags & MRC_TXW_PATH_WAIT));
 		by_time = (rtt && late && newest_valid(f.newest, g, f.now) &&
 			   (s32)(f.newest[g] - s->sent) > reo) ||
-			  (rtt && (s32)(f.now - s->sent) > 2 * limit &&
+			  (rtt && late && f.delivered[g] && (s32)(f.now - f.last_rx[g]) > limit &&
 			   newest_valid(f.newest, NGROUPS_MAX, f.now) &&
 			   (s32)(f.newest[NGROUPS_MAX] - s->sent) > reo);
 		if (kind == LOSS_DETECT && !by_path && !by_time)

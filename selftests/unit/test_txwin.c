@@ -391,50 +391,75 @@ TEST(txwin_time_rule_per_group)
 	tx_init(&t, isn, 8);
 	t.paths[2].group = 1;
 	t.paths[3].group = 1;
-	/* isn on path 0 (group 0), isn+1 on path 2 (group 1) 60 us later */
+	/*
+	 * isn on path 0 (group 0); isn+1 on path 2 (group 1) 5 us later;
+	 * isn+2 on path 3 (group 1), isn+3 on path 1 (group 0) 60 us after
+	 * isn.  isn+2 and isn+3 arrive: both groups are alive.
+	 */
 	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
-	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0 + 60));
-	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 1, 1, t0 + 70));
-	/* group 1's packet arrives, group 0's take longer */
-	mk_ack(&t, &a, isn, isn + 1);
-	sack(&a, isn + 1);
-	ASSERT_TRUE(do_ack(&t, &a, t0 + 100, &res));
-	EXPECT_EQ(t0 + 60, t.groups[1].newest_acked_us);
-	/* never set: 0 was stale at each send of the group, now "long ago" */
-	EXPECT_EQ(t0 + 70 - (1U << 30), t.groups[0].newest_acked_us);
-	EXPECT_EQ(t0 + 60, t.w.newest_acked_us);
-	/* RTT 100, reo 50: only group 0's own deliveries make isn late... */
-	EXPECT_EQ(0U, detect(&t, t0 + 151, 100, 50));
-	EXPECT_EQ(0U, detect(&t, t0 + 300, 100, 50));
-	/* ...until it has waited twice as long: group 0 may have died */
-	EXPECT_EQ(1U, detect(&t, t0 + 301, 100, 50));
-	EXPECT_EQ(isn, t.lost[0]);
-	check_counters(_metadata, &t);
-
-	/* isn+2 (group 0, 60 us after isn) arrives: isn is late in time */
-	tx_init(&t, isn, 8);
-	t.paths[2].group = 1;
-	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
-	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0 + 10));
-	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 1, 1, t0 + 60));
-	mk_ack(&t, &a, isn, isn + 2);
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0 + 5));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 3, 1, t0 + 6));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 3, 1, 1, t0 + 60));
+	mk_ack(&t, &a, isn, isn + 3);
 	sack(&a, isn + 2);
+	sack(&a, isn + 3);
 	ASSERT_TRUE(do_ack(&t, &a, t0 + 100, &res));
 	EXPECT_EQ(t0 + 60, t.groups[0].newest_acked_us);
+	EXPECT_EQ(t0 + 6, t.groups[1].newest_acked_us);
+	EXPECT_EQ(t0 + 60, t.w.newest_acked_us);
+	EXPECT_EQ(t0 + 100, t.groups[0].last_rx_us);
+	EXPECT_EQ(t0 + 100, t.groups[1].last_rx_us);
+	/* RTT 100, reo 50: isn is late against group 0's newest */
 	EXPECT_EQ(0U, detect(&t, t0 + 150, 100, 50));
 	EXPECT_EQ(1U, detect(&t, t0 + 151, 100, 50));
 	EXPECT_EQ(isn, t.lost[0]);
+	/*
+	 * isn+1 is not, although 55 us older than the newest delivery of
+	 * any group (the rule before groups would have declared it lost):
+	 * its own group's newest is 1 us after it.
+	 */
+	EXPECT_EQ(0U, detect(&t, t0 + 156, 100, 50));
 	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn + 1)->state);
+	/* Group 1 silent for longer than RTT + window: any group judges. */
+	EXPECT_EQ(0U, detect(&t, t0 + 250, 100, 50));
+	EXPECT_EQ(1U, detect(&t, t0 + 251, 100, 50));
+	EXPECT_EQ(isn + 1, t.lost[1]);
 	check_counters(_metadata, &t);
 
-	/* A stale newest of a group becomes "long ago" when the group sends. */
+	/*
+	 * A group that never delivered is not dead but slower (its first
+	 * packets): only its own deliveries, or the timeout, judge it.
+	 */
+	tx_init(&t, isn, 8);
+	t.paths[2].group = 1;
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 2, 1, t0));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 0, 1, t0 + 60));
+	mk_ack(&t, &a, isn, isn + 1);
+	sack(&a, isn + 1);
+	ASSERT_TRUE(do_ack(&t, &a, t0 + 100, &res));
+	EXPECT_FALSE(t.groups[1].delivered);
+	EXPECT_TRUE(t.groups[0].delivered);
+	EXPECT_EQ(0U, detect(&t, t0 + 100000, 100, 50));
+	EXPECT_EQ(MRC_TX_INFLIGHT, tx_rec(&t, isn)->state);
+	check_counters(_metadata, &t);
+
+	/* Stale times of a group become "long ago" when the group sends. */
 	tx_init(&t, isn, 8);
 	t.paths[2].group = 1;
 	t.groups[1].newest_acked_us = t0 - 0x50000000U;
+	t.groups[1].last_rx_us = t0 - 0x50000000U;
 	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0));
 	EXPECT_EQ(t0 - 0x50000000U, t.groups[1].newest_acked_us);
-	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0));
-	EXPECT_EQ(t0 - (1U << 30), t.groups[1].newest_acked_us);
+	/* (group 0's 0 was stale, the scoreboard's too) */
+	EXPECT_EQ(t0 - (1U << 29), t.groups[0].newest_acked_us);
+	EXPECT_EQ(t0 - (1U << 29), t.groups[0].last_rx_us);
+	EXPECT_EQ(t0 - (1U << 29), t.w.newest_acked_us);
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 2, 1, t0 + 1));
+	EXPECT_EQ(t0 + 1 - (1U << 29), t.groups[1].newest_acked_us);
+	EXPECT_EQ(t0 + 1 - (1U << 29), t.groups[1].last_rx_us);
+	/* "long ago" stays valid: no rewrite at the next send */
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 2, 1, t0 + 2));
+	EXPECT_EQ(t0 + 1 - (1U << 29), t.groups[1].newest_acked_us);
 }
 
 /*
@@ -486,6 +511,33 @@ TEST(txwin_path_wait)
 						    MRC_TXW_PATH_WAIT, cb_lost, &t));
 		check_counters(_metadata, &t);
 	}
+}
+
+/*
+ * The walk ends at the earliest first transmission not yet overdue (white
+ * box: send times that decrease, which mrc_txwin_sent() rules out, make
+ * the end visible).  isn+1 is overdue and on a path with later evidence,
+ * but behind isn, which is not: with MRC_TXW_PATH_WAIT it is not reached.
+ */
+TEST(txwin_walk_ends_early)
+{
+	static struct tx t;
+	struct mrc_ack_result res;
+	struct mrc_ack_info a;
+	u32 isn = 3, t0 = 1000000;
+
+	tx_init(&t, isn, 8);
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn, 0, 1, t0 + 5000));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 1, 1, 1, t0));
+	ASSERT_EQ(0, mrc_txwin_sent(&t.w, t.paths, isn + 2, 1, 1, t0 + 10));
+	mk_ack(&t, &a, isn, isn + 2);
+	sack(&a, isn + 2);
+	ASSERT_TRUE(do_ack(&t, &a, t0 + 5100, &res));
+	EXPECT_EQ(0U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 5200, 100, 1000,
+					    MRC_TXW_PATH_WAIT, cb_lost, &t));
+	EXPECT_EQ(1U, mrc_txwin_detect_loss(&t.w, t.paths, t0 + 5200, 100, 1000,
+					    0, cb_lost, &t));
+	EXPECT_EQ(isn + 1, t.lost[0]);
 }
 
 /*
@@ -935,6 +987,8 @@ struct walk {
 	u32 isn, now;
 	bool newest_set[NGROUPS + 1];
 	u32 newest[NGROUPS + 1];	/* per group of paths, then of any */
+	u32 last_rx[NGROUPS];	/* txwin's: 0, "long ago" if stale at a send */
+	bool delivered[NGROUPS];
 	u8 reo_mult, reo_clean;	/* the adaptive reordering window */
 	bool reo_armed;
 	u64 grow_end, loss_end;	/* their rounds end when una reaches them */
@@ -975,6 +1029,10 @@ static void walk_compare(struct __test_metadata *_metadata, struct walk *m)
 			ASSERT_EQ(m->newest[i], t->groups[i].newest_acked_us);
 	if (m->newest_set[NGROUPS])
 		ASSERT_EQ(m->newest[NGROUPS], t->w.newest_acked_us);
+	for (i = 0; i < NGROUPS; i++) {
+		ASSERT_EQ(m->last_rx[i], t->groups[i].last_rx_us);
+		ASSERT_EQ(m->delivered[i], t->groups[i].delivered);
+	}
 	ASSERT_EQ(m->reo_mult, t->w.reo_mult);
 	ASSERT_EQ(m->reo_armed, t->w.reo_armed);
 	ASSERT_EQ(m->reo_clean, t->w.reo_clean);
@@ -1004,6 +1062,8 @@ static void walk_send(struct __test_metadata *_metadata, struct walk *m,
 		return;
 	if (off == m->nxt)
 		m->nxt++;
+	if (m->now - m->last_rx[m->mp[path].group] > (1U << 30))
+		m->last_rx[m->mp[path].group] = m->now - (1U << 29);
 	s->state = MRC_TX_INFLIGHT;
 	s->tx_count = got;
 	s->path = path;
@@ -1017,7 +1077,7 @@ static void walk_send(struct __test_metadata *_metadata, struct walk *m,
 	}
 }
 
-/* A first transmission (or the trigger's) arrived: the newest, its group's and any. */
+/* A first transmission (or the trigger's) arrived: newest of its group and of any. */
 static void walk_newest(struct walk *m, const struct shadow *s)
 {
 	u8 g[2] = { m->mp[s->path].group, NGROUPS };
@@ -1028,6 +1088,8 @@ static void walk_newest(struct walk *m, const struct shadow *s)
 			m->newest[g[i]] = s->sent;
 		m->newest_set[g[i]] = true;
 	}
+	m->last_rx[g[0]] = m->now;
+	m->delivered[g[0]] = true;
 }
 
 /* Does the ACK (cum and base as offsets) say offset @off arrived? */
@@ -1186,7 +1248,8 @@ static void walk_loss(struct __test_metadata *_metadata, struct walk *m, bool ti
 		g = m->mp[s->path].group;
 		by_time = (rtt && late && m->newest_set[g] &&
 			   (s32)(m->newest[g] - s->sent) > reo) ||
-			  (rtt && (s32)(m->now - s->sent) > 2 * ((s64)rtt + reo) &&
+			  (rtt && late && m->delivered[g] &&
+			   (s32)(m->now - m->last_rx[g]) > (s64)rtt + reo &&
 			   m->newest_set[NGROUPS] && (s32)(m->newest[NGROUPS] - s->sent) > reo);
 		if (!timeout && !by_path && !by_time)
 			continue;

@@ -1111,9 +1111,9 @@ void mrc_output_ring_init(struct mrc_sock *ms)
 		ms->txseg = segs;
 		return;
 	}
+	ms->txw.groups = mrc_path_groups(ms);	/* NULL since connect() */
 	if (WARN_ON_ONCE(ms->txw.size != MRC_TXWIN_MIN || ms->txw.in_flight))
 		return;
-	ms->txw.groups = mrc_path_groups(ms);	/* NULL since connect() */
 	/* Cannot fail: the same size.  A kmalloc'd ring: freed in atomic. */
 	moved = mrc_output_ring_move(ms, rec, segs, MRC_TXWIN_MIN, &old_rec, &old_segs);
 	if (!WARN_ON_ONCE(!moved))

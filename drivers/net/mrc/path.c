@@ -129,9 +129,11 @@ static size_t mrc_path_block_size(u32 n, u32 nplanes)
 	/* Plane 0's default paths in a kmalloc-4k object, ring included. */
 	BUILD_BUG_ON(MRC_EVS_PER_PLANE_DEFAULT *
 		     (sizeof(struct mrc_ev) + sizeof(struct mrc_txpath) + 1) +
-		     sizeof(struct mrc_plane) + 8 + MRC_TXWIN_MIN *
+		     sizeof(struct mrc_plane) + round_up(sizeof(struct mrc_txgroup), 8) +
+		     MRC_TXWIN_MIN *
 		     (sizeof(struct mrc_txrec) + sizeof(struct mrc_txseg)) > 4096);
-	BUILD_BUG_ON(sizeof(struct mrc_txgroup) > 8);
+	/* mrc_txpath.group is a plane number */
+	BUILD_BUG_ON(MRC_MAX_RAILS > 256);
 	return size_add(size_add(array_size(n, sizeof(struct mrc_ev)),
 				 size_add(array_size(nplanes, sizeof(struct mrc_plane)),
 					  mrc_path_groups_size(nplanes))),
@@ -175,7 +177,8 @@ struct mrc_txrec *mrc_path_ring(const struct mrc_sock *ms, struct mrc_txseg **se
  * loss_per_plane off.  Zeroed by the allocation, freed with the block.
  *
  * Context: the conn lock, or the block cannot change (as mrc_path_ring()).
- * Return: the table, or NULL before mrc_path_setup().
+ * Return: the table, or NULL before mrc_path_setup() (or after
+ * mrc_path_free()).
  */
 struct mrc_txgroup *mrc_path_groups(const struct mrc_sock *ms)
 {
@@ -287,6 +290,7 @@ void mrc_path_free(struct mrc_sock *ms)
 	ms->evs = NULL;
 	ms->plane = NULL;
 	ms->txpaths = NULL;
+	ms->txw.groups = NULL;
 	ms->path_scratch = NULL;
 	ms->npaths = 0;
 	WRITE_ONCE(ms->planes, 0);

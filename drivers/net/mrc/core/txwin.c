@@ -13,11 +13,14 @@
 #include "txwin.h"
 
 /*
- * A group's newest_acked_us is only believed while it is at most this old: the u32
- * clock wraps every 71 minutes, and a value that was never set (or set
- * very long ago) could otherwise look newer than every transmission.
+ * Each newest_acked_us (the scoreboard's, a group's) and a group's
+ * last_rx_us is only believed while it is at most this old: the u32 clock
+ * wraps every 71 minutes, and a value that was never set (or set very
+ * long ago) could otherwise look newer than every transmission.  A stale
+ * one becomes "long ago" (half as old: nothing is in flight that long).
  */
 #define MRC_TX_STALE_US		BIT(30)
+#define MRC_TX_LONG_AGO_US	(MRC_TX_STALE_US / 2)
 
 static struct mrc_txrec *txw_rec(const struct mrc_txwin *w, u32 psn)
 {
@@ -107,14 +110,16 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
 		w->lost--;
 	}
 	/*
-	 * A stale newest_acked_us becomes a harmless "long ago" before it
-	 * wraps into looking recent: older than this transmission, and than
-	 * any other still in flight (nothing is out that long).
+	 * A stale time becomes a harmless "long ago" before it wraps into
+	 * looking recent: older than this transmission, and than any other
+	 * still in flight.  Once per 9 minutes without a delivery.
 	 */
 	if (!txw_newest_valid(g->newest_acked_us, now_us))
-		g->newest_acked_us = now_us - (u32)MRC_TX_STALE_US;
+		g->newest_acked_us = now_us - (u32)MRC_TX_LONG_AGO_US;
+	if (!txw_newest_valid(g->last_rx_us, now_us))
+		g->last_rx_us = now_us - (u32)MRC_TX_LONG_AGO_US;
 	if (!txw_newest_valid(w->newest_acked_us, now_us))
-		w->newest_acked_us = now_us - (u32)MRC_TX_STALE_US;
+		w->newest_acked_us = now_us - (u32)MRC_TX_LONG_AGO_US;
 
 	r->sent_us = now_us;
 	r->path_seq = p->next_seq++;
@@ -147,15 +152,20 @@ static void txw_mark_lost(struct mrc_txwin *w, struct mrc_txpath *paths,
 
 /*
  * Transmission @r arrived: its path (FIFO) delivered everything sent on
- * it before, and whatever its group sent well before it is late.
+ * it before, whatever its group sent well before it is late, and the
+ * group is alive.
  */
 static void txw_delivered(struct mrc_txwin *w, struct mrc_txpath *p,
 			  const struct mrc_txrec *r, u32 now_us)
 {
+	struct mrc_txgroup *g = &w->groups[p->group];
+
 	if (mrc_psn_after(r->path_seq + 1, p->acked_seq))
 		p->acked_seq = r->path_seq + 1;
-	txw_newest_update(&w->groups[p->group].newest_acked_us, r->sent_us, now_us);
+	txw_newest_update(&g->newest_acked_us, r->sent_us, now_us);
 	txw_newest_update(&w->newest_acked_us, r->sent_us, now_us);
+	g->last_rx_us = now_us;
+	g->delivered = true;
 }
 
 static void txw_mark_acked(struct mrc_txwin *w, struct mrc_txpath *paths,
@@ -331,26 +341,29 @@ u32 mrc_txwin_detect_loss(struct mrc_txwin *w, struct mrc_txpath *paths,
 		 * arrived (with MRC_TXW_PATH_WAIT: and it has been out for
 		 * longer than an RTT plus a reordering window); or, with an
 		 * RTT, if it has been out that long and was sent more than
-		 * that window before something of its group that arrived, or
-		 * out twice as long and sent that much before anything that
-		 * arrived.
+		 * that window before something that arrived: of its group,
+		 * or of any group if its own, which delivered before, has
+		 * delivered nothing for as long.
 		 */
 		age = txw_time_diff(now_us, r->sent_us);
 		/*
 		 * Every rule waits: a first transmission not yet out that
 		 * long ends the walk, since every later PSN was last sent
-		 * after it (first transmissions leave in PSN order).  The walk
-		 * covers the overdue part of the window, not all of it.
+		 * after it (first transmissions leave in PSN order, at send
+		 * times that do not decrease).  The walk covers the overdue
+		 * part of the window, not all of it.
 		 */
 		if (wait && age <= limit && !r->tx_count)
 			break;
 		if (!mrc_psn_before(r->path_seq, paths[r->path].acked_seq) ||
 		    (wait && age <= limit)) {
+			if (!rtt_us || age <= limit)
+				continue;
 			g = &w->groups[paths[r->path].group];
-			if (!(rtt_us && age > limit &&
-			      txw_newest_valid(g->newest_acked_us, now_us) &&
+			if (!(txw_newest_valid(g->newest_acked_us, now_us) &&
 			      txw_time_diff(g->newest_acked_us, r->sent_us) > reo) &&
-			    !(any && age > 2 * limit &&
+			    !(any && g->delivered &&
+			      txw_time_diff(now_us, g->last_rx_us) > limit &&
 			      txw_time_diff(w->newest_acked_us, r->sent_us) > reo))
 				continue;
 		}

@@ -18,9 +18,9 @@
  * and is older by more than the window than the newest delivered
  * transmission of its group of paths.  Groups are the caller's (mrc's
  * planes): a deeper queue on one plane must not make another plane's
- * packets look late.  A group that delivers nothing at all (a plane that
- * died silently) is caught by the newest delivery of any group, after
- * twice the wait.  The window adapts
+ * packets look late.  A group that delivered before but nothing for as
+ * long (a plane that died silently) is judged by the newest delivery of
+ * any group instead.  The window adapts
  * as RACK's (RFC 8985, 6.2.4): a PSN declared lost that arrives after
  * all, or an ACK triggered by an earlier transmission than the last,
  * shows the window was too short, and the next one is the caller's times
@@ -97,11 +97,17 @@ struct mrc_txpath {
  * struct mrc_txgroup - what the scoreboard keeps per group of paths
  * @newest_acked_us: send time of the newest transmission of the group
  *	known delivered (0 before the first: see MRC_TX_STALE_US)
+ * @last_rx_us: when an ACK last showed a delivery of the group (valid
+ *	once @delivered)
+ * @delivered: the group delivered something; until then, it is not
+ *	judged dead by its silence (a slower plane's first packets)
  *
  * The caller's table, zeroed when created, indexed by mrc_txpath.group.
  */
 struct mrc_txgroup {
 	u32 newest_acked_us;
+	u32 last_rx_us;
+	bool delivered;
 };
 
 /* mrc_txwin_detect_loss() flags */
@@ -179,7 +185,9 @@ typedef void (*mrc_txwin_cb)(void *ctx, u32 psn);
  * @rec: zeroed ring of @size records
  * @size: power of two, 1..MRC_WIN_PKTS
  * @groups: the groups of paths: an entry for every mrc_txpath.group the
- *	caller's paths name; it outlives the scoreboard's use
+ *	caller's paths name, for as long as the scoreboard is used; or NULL
+ *	until the caller's paths exist (set @w->groups then): nothing may be
+ *	sent before
  */
 void mrc_txwin_init(struct mrc_txwin *w, u32 isn, struct mrc_txrec *rec,
 		    u32 size, struct mrc_txgroup *groups);
@@ -212,7 +220,8 @@ bool mrc_txwin_room(const struct mrc_txwin *w);
  *	PSN in [una, nxt) for a retransmission
  * @path: index of the path used
  * @len: payload bytes
- * @now_us: the time
+ * @now_us: the time; for first transmissions it never decreases (in PSN
+ *	order), which mrc_txwin_detect_loss() relies on
  *
  * Return: the tx_count to put on the wire, or -1 if @psn may not be sent
  * now (not @nxt and not LOST, or no room) - a caller bug.
@@ -233,10 +242,10 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
  * @res: filled with what changed
  *
  * Advances @una past acknowledged PSNs (their records become FREE),
- * updates the trigger's path (@acked_seq) and its group's
- * @newest_acked_us, and so
- * does every newly acknowledged first transmission (the one that arrived
- * is known: an ACK that covers many PSNs is evidence for all their paths).
+ * updates the trigger's path (@acked_seq), its group (@newest_acked_us,
+ * @last_rx_us) and @w->newest_acked_us, and so does every newly
+ * acknowledged first transmission (the one that arrived is known: an ACK
+ * that covers many PSNs is evidence for all their paths).
  * Spurious evidence (@res->spurious) grows @reo_mult if @reo_armed.
  *
  * Return: false if the ACK is impossible (acknowledges a PSN at or beyond
@@ -256,8 +265,8 @@ bool mrc_txwin_ack(struct mrc_txwin *w, struct mrc_txpath *paths, u32 npaths,
  * @flags: MRC_TXW_REO_ADAPT: the window is @reo_us times @w->reo_mult;
  *	MRC_TXW_PATH_WAIT: the per-path rule, too, waits until a
  *	transmission has been out for @rtt_us plus the window (and the walk
- *	stops at the first first transmission that has not: @now_us must
- *	not be earlier than any send time)
+ *	ends at the earliest first transmission that has not: see
+ *	mrc_txwin_sent()'s @now_us)
  * @lost: called for each PSN that becomes LOST
  * @ctx: for @lost
  *
