@@ -1256,34 +1256,6 @@ static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 }
 
 /*
- * A RESET from the peer.  A connection whose every byte was delivered
- * both ways (only our CLOSE's acknowledgment is missing: the peer forgot
- * the connection after its TIME_WAIT) ends as finished, not reset.
- */
-static void mrc_input_reset(struct mrc_sock *ms, struct sk_buff_head *xq)
-{
-	switch (ms->state) {
-	case MRC_ST_REQ_SENT:
-		mrc_conn_abort(ms, ECONNREFUSED, false, xq);
-		break;
-	case MRC_ST_TIME_WAIT:
-		break;	/* finished: nothing to reset */
-	default:
-		/*
-		 * As TCP in CLOSE_WAIT: once everything the peer sent is
-		 * here, its reset is an EPIPE for our writer, not a reset of
-		 * what we read.
-		 */
-		if (mrc_conn_finished(ms))
-			mrc_conn_abort(ms, 0, false, xq);
-		else
-			mrc_conn_abort(ms, mrc_peer_done(ms) ? EPIPE : ECONNRESET,
-				       false, xq);
-		break;
-	}
-}
-
-/*
  * A packet or a burst's segment (@seg) for this connection; returns true
  * if @seg->skb was kept or freed, sets *@dropped when counted as a drop.
  */
@@ -1301,7 +1273,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		dropped = mrc_handshake_accept(ms, rail, plane, pkt, xq);
 		break;
 	case MRC_PKT_RESET:
-		mrc_input_reset(ms, xq);
+		mrc_handshake_reset(ms, xq);
 		break;
 	case MRC_PKT_DATA:
 	case MRC_PKT_CLOSE:

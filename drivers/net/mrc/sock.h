@@ -588,6 +588,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		       const struct in6_addr *daddr);
 bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
+void mrc_handshake_reset(struct mrc_sock *ms, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
 int mrc_handshake_child_ready(struct mrc_sock *ms);
 void mrc_handshake_free_rails(struct mrc_sock *ms);
