@@ -79,16 +79,6 @@ module_param(rx_msg_spare, bool, 0644);
 MODULE_PARM_DESC(rx_msg_spare,
 		 "Keep the last message descriptor a reader freed for the next message (one per socket)");
 
-static bool loss_path_wait = true;
-module_param(loss_path_wait, bool, 0644);
-MODULE_PARM_DESC(loss_path_wait,
-		 "Loss detection's per-path rule waits, as its time rule does, until a packet has been out for an RTT plus the reordering window");
-
-static bool reo_adapt;
-module_param(reo_adapt, bool, 0644);
-MODULE_PARM_DESC(reo_adapt,
-		 "Widen loss detection's reordering window when losses prove spurious (RACK-like; slows black-hole detection)");
-
 unsigned int mrc_ack_pingpong_us = MRC_ACK_PINGPONG_US;
 MRC_PARAM_UINT_RANGE(ack_pingpong_us, mrc_ack_pingpong_us, 0, MRC_ACK_PINGPONG_MAX_US);
 MODULE_PARM_DESC(ack_pingpong_us,
@@ -619,20 +609,6 @@ static bool mrc_input_on_grid(u32 seg, u32 msg_len, u32 off, u32 len)
 }
 
 /*
- * A received DATA or CLOSE segment: a packet of its own (@skb, data at
- * the mrc header; kept or freed by the receive path), or one segment of
- * a burst (@burst, not ours: its bytes from @off are referenced, never
- * freed, and @skb is the skb made for them, if any).
- */
-struct mrc_rx_seg {
-	struct sk_buff *skb;
-	const struct sk_buff *burst;
-	u32 off;
-	u32 now;	/* mrc_now_us(), read once per datagram or burst */
-	u32 host_us;	/* its wait in this host by then (mrc_host_delay_us()) */
-};
-
-/*
  * Fragment slots that referencing @len bytes of @from at @off (all in its
  * page fragments) would add to @to; -1 if any of them are in @from's
  * linear part.  The first may extend @to's last fragment.
@@ -1032,14 +1008,6 @@ static bool mrc_input_close(struct mrc_sock *ms, const struct mrc_pkt *pkt,
 	return true;
 }
 
-/* Count a drop of the packet being processed: its skb is freed as one. */
-static void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
-			   bool *dropped, enum mrc_drop_reason reason)
-{
-	mrc_stats_rx_drop(ms->mdev, rail, reason);
-	*dropped = true;
-}
-
 /*
  * DATA or CLOSE.  Returns true if @seg's skb was kept (or freed here);
  * sets *@dropped when it was counted as a drop.
@@ -1160,102 +1128,6 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 }
 
 /*
- * An ACK or NACK (@type), or the ACK part of a DATA packet (@type DATA):
- * its part @w, its CE flag @ce.  Sets *@dropped if it acknowledges PSNs
- * never sent (the packet is dropped whole).
- */
-static void mrc_input_ack(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
-			  const struct mrc_wire_ack *w, bool ce,
-			  const struct mrc_rx_seg *seg, bool *dropped,
-			  struct sk_buff_head *xq)
-{
-	u32 rwnd, rtt, reo, host, now = seg->now;
-	struct mrc_ack_result res;
-	struct mrc_ack_info a;
-	bool trimmed, progress = false;
-
-	mrc_wire_get_ack(w, &a);
-	/* Only from a peer that settled it; otherwise the field is reserved. */
-	if (a.host_delay_us && !(ms->caps & MRC_F_REQ_HOST_DELAY)) {
-		mrc_input_drop(ms, rail, dropped, MRC_DROP_RESERVED);
-		return;
-	}
-	/* A hold longer than the peer may take on purpose is RTT. */
-	a.ack_delay_us = mrc_rtt_ack_delay(&ms->rtt, a.ack_delay_us, MRC_ACK_DELAY_US);
-
-	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, now,
-			   mrc_output_acked, ms, &res)) {
-		mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_ACK);
-		return;
-	}
-	if (type == MRC_PKT_DATA)
-		ms->stats.acks_piggy_rx++;
-	else
-		ms->stats.acks_rx++;
-	rwnd = a.rwnd_psn;
-	if (mrc_psn_after(rwnd, ms->rwnd_psn) &&
-	    rwnd - ms->txw.una <= MRC_WIN_PKTS) {
-		ms->rwnd_psn = rwnd;
-		progress = true;
-	}
-	/*
-	 * The dead-peer clock: while we own a socket, any valid ACK shows the
-	 * peer alive (a slow reader keeps its credit shut as long as it
-	 * likes).  An orphan needs progress: data acknowledged or credit
-	 * opened (which cannot go on without acknowledgments: the credit
-	 * stays within a window of the oldest unacknowledged PSN).
-	 */
-	if (res.acked_pkts)
-		progress = true;
-	ms->stats.spurious += res.spurious;
-	if (progress || !sock_flag(&ms->sk, SOCK_DEAD))
-		ms->last_progress = jiffies;
-	if (res.rtt_us)
-		mrc_rtt_sample(&ms->rtt, res.rtt_us);
-	/*
-	 * Per-plane windows, and ECN/NACK on the trigger's path.  Of the
-	 * NACKs only a trimmed packet says something about the path
-	 * (congestion); it is sent again at once.
-	 */
-	trimmed = type == MRC_PKT_NACK && a.nack_reason == MRC_NACK_TRIMMED;
-	/*
-	 * The planes' windows tell the time the trigger and this ACK waited
-	 * in the two hosts from the fabric's (hostdelay.c).  A peer's wait
-	 * beyond what we believe of our own is unknown.
-	 */
-	host = seg->host_us +
-	       (a.host_delay_us < MRC_HOST_DELAY_MAX_US ? a.host_delay_us : 0);
-	mrc_path_acked(ms, &res, host, ce, a.ce_count, trimmed);
-	if (res.acked_pkts)
-		mrc_output_sndbuf_expand(ms);
-	if (trimmed)
-		mrc_txwin_nacked(&ms->txw, ms->txpaths, ms->npaths, &a,
-				 mrc_output_lost_quiet, ms);
-	if (res.acked_pkts)
-		ms->backoff = 0;
-	/*
-	 * The reordering window: a quarter RTT plus twice its variation, at
-	 * least 1 ms (emulated and busy hosts jitter by that much).
-	 */
-	rtt = ms->rtt.srtt_us;
-	reo = max_t(u32, rtt / 4 + 2 * ms->rtt.rttvar_us, 1000);
-	mrc_txwin_detect_loss(&ms->txw, ms->txpaths, now, rtt, reo,
-			      (READ_ONCE(reo_adapt) ? MRC_TXW_REO_ADAPT : 0) |
-			      (READ_ONCE(loss_path_wait) ? MRC_TXW_PATH_WAIT : 0),
-			      mrc_output_lost, ms);
-	mrc_output_push(ms, xq);
-	mrc_conn_own_acked(ms);
-	/* Nothing outstanding and nothing waiting for credit. */
-	if (!ms->txw.in_flight && !ms->txw.lost &&
-	    skb_queue_empty(&ms->send_queue)) {
-		mrc_conn_rto_idle(ms);
-	} else if (res.acked_pkts || !mrc_conn_rto_armed(ms)) {
-		mrc_conn_arm_rto(ms);
-	}
-	mrc_conn_maybe_done(ms);
-}
-
-/*
  * A packet or a burst's segment (@seg) for this connection; returns true
  * if @seg->skb was kept or freed, sets *@dropped when counted as a drop.
  */
@@ -1293,9 +1165,9 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 				break;
 			}
 			if (ms->state == MRC_ST_ESTABLISHED) {
-				mrc_input_ack(ms, rail, MRC_PKT_DATA, &pkt->u.dack,
-					      pkt->flags & MRC_F_DATA_ACK_CE, seg,
-					      &dropped, xq);
+				mrc_ack_rcv(ms, rail, MRC_PKT_DATA, &pkt->u.dack,
+					    pkt->flags & MRC_F_DATA_ACK_CE, seg,
+					    &dropped, xq);
 				if (dropped)
 					break;
 			}
@@ -1314,8 +1186,8 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			break;
 		}
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK) {
-			mrc_input_ack(ms, rail, pkt->type, &pkt->u.ack,
-				      pkt->flags & MRC_F_ACK_CE, seg, &dropped, xq);
+			mrc_ack_rcv(ms, rail, pkt->type, &pkt->u.ack,
+				    pkt->flags & MRC_F_ACK_CE, seg, &dropped, xq);
 			break;
 		}
 		kept = mrc_input_seg(ms, rail, plane, seg, pkt, ce, &dropped, xq);

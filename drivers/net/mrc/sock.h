@@ -672,6 +672,42 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 				 sizeof(struct udphdr))
 
 /* input.c */
+/**
+ * struct mrc_rx_seg - a received packet, or one segment of a burst
+ * @skb: a packet of its own (data at the mrc header; kept or freed by
+ *	the receive path), or for a burst's segment the skb made for its
+ *	bytes, if any
+ * @burst: the burst (not ours: its bytes from @off are referenced, never
+ *	freed), or NULL
+ * @off: where the segment's payload starts in @burst's data
+ * @now: mrc_now_us(), read once per datagram or burst
+ * @host_us: its wait in this host by then (mrc_host_delay_us())
+ *
+ * For DATA and CLOSE this is the segment the receiver places; for an
+ * ACK, its arrival time and wait.
+ */
+struct mrc_rx_seg {
+	struct sk_buff *skb;
+	const struct sk_buff *burst;
+	u32 off;
+	u32 now;
+	u32 host_us;
+};
+
+/**
+ * mrc_input_drop() - count a drop of the packet being processed
+ * @ms: the connection
+ * @rail: the rail it came in on
+ * @dropped: set: the caller frees the packet's skb as a drop
+ * @reason: why
+ */
+static inline void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
+				  bool *dropped, enum mrc_drop_reason reason)
+{
+	mrc_stats_rx_drop(ms->mdev, rail, reason);
+	*dropped = true;
+}
+
 bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
 		     bool ce, u32 now, u32 host_us, struct sk_buff_head *xq);
@@ -697,6 +733,12 @@ u32 mrc_input_initial_credit(struct mrc_sock *ms, const struct mrc_dev *mdev);
 u32 mrc_input_truesize(u32 seg);
 void mrc_input_leave_dev(struct mrc_sock *ms);
 void mrc_input_commit(struct mrc_sock *ms);
+
+/* ack.c */
+void mrc_ack_rcv(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
+		 const struct mrc_wire_ack *w, bool ce,
+		 const struct mrc_rx_seg *seg, bool *dropped,
+		 struct sk_buff_head *xq);
 
 /* netlink.c */
 void mrc_nl_notify_paths(struct mrc_sock *ms);
