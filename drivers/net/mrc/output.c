@@ -347,7 +347,7 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
  * with @cb at @h, with @flags (an ACK part's, written after them); they
  * ask for an ACK at once (@ack_now: mrc_output_fills(), a retransmission),
  * and for a CLOSE; at a message's end only from a peer that does not
- * read ACKs on DATA (one that does decides that itself, input.c).
+ * read ACKs on DATA (one that does decides that itself, recv.c).
  */
 static void mrc_output_hdr(const struct mrc_sock *ms,
 			   const struct mrc_skb_cb *cb, u32 i, struct mrc_wire_hdr *h,

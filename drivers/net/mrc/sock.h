@@ -54,9 +54,11 @@
  *
  * Reading order of the data path: af_mrc.c (sendmsg) -> output.c
  * (segments, PSNs, paths) -> path.c -> xmit.c (route per rail, UDP) ->
- * udp.c (receive) -> input.c (DATA placement, ACKs) -> af_mrc.c (recvmsg).
- * conn.c holds the connection table, timers and teardown; handshake.c
- * the REQ/ACCEPT exchange; stats.c every counter along the way.
+ * udp.c (receive) -> input.c (the dispatcher) -> recv.c (DATA placement,
+ * ACKs sent) -> af_mrc.c (recvmsg); the peer's ACKs: input.c -> ack.c ->
+ * output.c.  conn.c holds the connection table, timers and teardown;
+ * handshake.c the REQ/ACCEPT exchange and RESETs; stats.c every counter
+ * along the way.  Documentation/mrc/code.rst follows a packet in detail.
  */
 #ifndef _MRC_SOCK_H
 #define _MRC_SOCK_H
@@ -282,7 +284,7 @@ struct mrc_endpoint_rail {
  * @ack_pending: packets received since our last ACK
  * @pingpong: the application answers what it reads at once: a message's
  *	end is acknowledged by the reply's DATA (MRC_F_DATA_ACK) or the
- *	delayed ACK (ack_pingpong_us), not by the usual rule (input.c:
+ *	delayed ACK (ack_pingpong_us), not by the usual rule (recv.c:
  *	at once, or with lazy_end_ack as any segment); set when we send new
  *	data alone, with room for an ACK part, within ack_pingpong_us of the
  *	last arrival, cleared
@@ -714,9 +716,14 @@ bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);
+
+/* recv.c */
+bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+		   struct mrc_rx_seg *seg, const struct mrc_pkt *pkt,
+		   bool ce, bool *dropped, struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf);
-/* Module parameter of input.c (Documentation/mrc.rst). */
+/* Module parameter of recv.c (Documentation/mrc.rst). */
 extern unsigned int mrc_ack_pingpong_us;
 void mrc_input_sock_init(struct mrc_sock *ms);
 bool mrc_input_readable(const struct mrc_sock *ms);
