@@ -23,6 +23,10 @@
  * supports too and says so in its ACCEPT, which decides for both ends.
  * A server from before capabilities drops a REQ with flags, so the REQ's
  * retransmissions offer none, as TCP retries a SYN without ECN.
+ *
+ * Reading order: af_mrc.c (connect()) -> here -> xmit.c; udp.c hands
+ * a REQ here, input.c an ACCEPT or a RESET; after the handshake, data
+ * goes through output.c and recv.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -42,6 +42,9 @@
  * cuts it into ordinary mrc packets after one traversal of IP, the qdisc
  * and the driver.  A retransmission always goes alone (its headers in
  * the clone's head, not in the slot that an earlier skb may still read).
+ *
+ * Reading order: af_mrc.c (sendmsg()) or ack.c (what an ACK lets us send)
+ * -> here -> path.c (which path) -> xmit.c (out of the rail).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
