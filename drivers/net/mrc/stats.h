@@ -18,6 +18,12 @@
  * the packet paths call the writers (udp.c, handshake.c and a
  * connection's input, input.c/recv.c/ack.c through mrc_input_drop(),
  * count what comes in, xmit.c what goes out, path.c the path changes).
+ *
+ * Not here, on purpose: the protocol core's own counters, per path
+ * (struct mrc_ev: pkts, bytes, acks, ecn, losses) and per plane (struct
+ * mrc_cc: rounds, ECN and delay cuts, losses).  They are part of the
+ * state the core (plain C, no kernel calls) keeps and the unit tests
+ * read; netlink.c reports them with the path and conn dumps.
  */
 #ifndef _MRC_STATS_H
 #define _MRC_STATS_H
