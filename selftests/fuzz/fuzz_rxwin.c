@@ -19,7 +19,7 @@
  *  - the SACK is exactly the model's: base = max(cum, high - 256), a bit
  *    set for every and only the PSNs received in [base, high);
  *  - check and SACK generation do not change the window;
- *  - the SACK, put into an ACK as the kernel does (input.c) and parsed
+ *  - the SACK, put into an ACK as the kernel does (recv.c) and parsed
  *    with mrc_wire_parse(), comes back unchanged;
  *  - NEW verdicts marked == PSNs the model has received.
  */
@@ -113,7 +113,7 @@ FUZZ_NOCOV static void check_sack(void)
 			   (unsigned long long)want, psn_of(f.cum), psn_of(f.high));
 	}
 
-	/* Into an ACK as input.c builds it, and back through the parser. */
+	/* Into an ACK as recv.c builds it, and back through the parser. */
 	a.cum_psn = cpu_to_be32(cum);
 	a.sack_base = cpu_to_be32(base);
 	for (k = 0; k < MRC_SACK_WORDS; k++)

@@ -415,7 +415,7 @@ static void deliver(u32 i)
 	u32 psn = psn_of(p.off);
 
 	net_remove(i);
-	/* As input.c: beyond the window it is dropped, else it triggers. */
+	/* As recv.c: beyond the window it is dropped, else it triggers. */
 	switch (mrc_rxwin_check(&f.rx, psn)) {
 	case MRC_RX_AHEAD:
 		return;

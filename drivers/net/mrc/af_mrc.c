@@ -12,6 +12,10 @@
  * its rails (smrc_addr); in6addr_any with ifindex 0 means every mrc device
  * of the namespace.  Ports live in a per-namespace table (struct mrc_net,
  * protected by ports_lock).
+ *
+ * Reading order (Documentation/mrc/code.rst): a message starts here in
+ * mrc_sendmsg(), then output.c; a received one ends here in
+ * mrc_recvmsg(), after udp.c -> input.c -> recv.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * handshake.c - opening a connection: REQ, ACCEPT, and RESET replies.
+ * handshake.c - opening a connection: REQ, ACCEPT, and RESET replies;
+ * and a RESET received, which ends a connection in any state.
  *
  *   client                                   server (listening)
  *   connect(): REQ (rails, isn, credit) --->  half-open child (REQ_RCVD),
@@ -22,6 +23,10 @@
  * supports too and says so in its ACCEPT, which decides for both ends.
  * A server from before capabilities drops a REQ with flags, so the REQ's
  * retransmissions offer none, as TCP retries a SYN without ECN.
+ *
+ * Reading order: af_mrc.c (connect()) -> here -> xmit.c; udp.c hands
+ * a REQ here, input.c an ACCEPT or a RESET; after the handshake, data
+ * goes through output.c and recv.c.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -830,4 +835,37 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	ms->sk.sk_state_change(&ms->sk);
 	mrc_output_push(ms, xq);
 	return false;
+}
+
+/**
+ * mrc_handshake_reset() - a RESET from the peer arrived
+ * @ms: the connection (conn lock)
+ * @xq: where what the abort sends is queued
+ *
+ * A connection whose every byte was delivered both ways (only our
+ * CLOSE's acknowledgment is missing: the peer forgot the connection
+ * after its TIME_WAIT) ends as finished, not reset.
+ */
+void mrc_handshake_reset(struct mrc_sock *ms, struct sk_buff_head *xq)
+{
+	lockdep_assert_held(&ms->lock);
+	switch (ms->state) {
+	case MRC_ST_REQ_SENT:
+		mrc_conn_abort(ms, ECONNREFUSED, false, xq);
+		break;
+	case MRC_ST_TIME_WAIT:
+		break;	/* finished: nothing to reset */
+	default:
+		/*
+		 * As TCP in CLOSE_WAIT: once everything the peer sent is
+		 * here, its reset is an EPIPE for our writer, not a reset of
+		 * what we read.
+		 */
+		if (mrc_conn_finished(ms))
+			mrc_conn_abort(ms, 0, false, xq);
+		else
+			mrc_conn_abort(ms, mrc_peer_done(ms) ? EPIPE : ECONNRESET,
+				       false, xq);
+		break;
+	}
 }

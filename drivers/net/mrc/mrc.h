@@ -133,7 +133,7 @@ struct mrc_rail {
  * @rmem: receive memory the device's connections committed, bytes: what
  *	they hold plus the price of the credit they granted, an idle one's
  *	only up to MRC_INITIAL_CREDIT PSNs (atomic; credit is granted only
- *	while it is under the dev_rmem_max parameter, input.c)
+ *	while it is under the dev_rmem_max parameter, recv.c)
  * @rmem_full: the same without the idle discount: what the connections
  *	could hold if every one used its credit; credit is granted only
  *	while it is under MRC_DEV_RMEM_OVERCOMMIT x dev_rmem_max (atomic)
@@ -340,7 +340,7 @@ extern const struct attribute_group mrc_dev_drops_group;
 void mrc_sysfs_init(void);
 extern const struct kobj_type mrc_rail_ktype;
 
-/* input.c */
+/* recv.c */
 void mrc_input_setup(void);
 
 /* hostdelay.c */

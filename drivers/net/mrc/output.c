@@ -42,6 +42,9 @@
  * cuts it into ordinary mrc packets after one traversal of IP, the qdisc
  * and the driver.  A retransmission always goes alone (its headers in
  * the clone's head, not in the slot that an earlier skb may still read).
+ *
+ * Reading order: af_mrc.c (sendmsg()) or ack.c (what an ACK lets us send)
+ * -> here -> path.c (which path) -> xmit.c (out of the rail).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -347,7 +350,7 @@ int mrc_output_queue_close(struct mrc_sock *ms, struct sk_buff *skb)
  * with @cb at @h, with @flags (an ACK part's, written after them); they
  * ask for an ACK at once (@ack_now: mrc_output_fills(), a retransmission),
  * and for a CLOSE; at a message's end only from a peer that does not
- * read ACKs on DATA (one that does decides that itself, input.c).
+ * read ACKs on DATA (one that does decides that itself, recv.c).
  */
 static void mrc_output_hdr(const struct mrc_sock *ms,
 			   const struct mrc_skb_cb *cb, u32 i, struct mrc_wire_hdr *h,

@@ -20,6 +20,9 @@
  * on the same plane, and sends the rate-limited path-change notification.
  *
  * Everything here runs under the conn lock unless said otherwise.
+ *
+ * Reading order: output.c asks here which path a packet takes, then
+ * xmit.c sends it; ack.c tells here what each path delivered.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -54,9 +54,11 @@
  *
  * Reading order of the data path: af_mrc.c (sendmsg) -> output.c
  * (segments, PSNs, paths) -> path.c -> xmit.c (route per rail, UDP) ->
- * udp.c (receive) -> input.c (DATA placement, ACKs) -> af_mrc.c (recvmsg).
- * conn.c holds the connection table, timers and teardown; handshake.c
- * the REQ/ACCEPT exchange; stats.c every counter along the way.
+ * udp.c (receive) -> input.c (the dispatcher) -> recv.c (DATA placement,
+ * ACKs sent) -> af_mrc.c (recvmsg); the peer's ACKs: input.c -> ack.c ->
+ * output.c.  conn.c holds the connection table, timers and teardown;
+ * handshake.c the REQ/ACCEPT exchange and RESETs; stats.c every counter
+ * along the way.  Documentation/mrc/code.rst follows a packet in detail.
  */
 #ifndef _MRC_SOCK_H
 #define _MRC_SOCK_H
@@ -282,7 +284,7 @@ struct mrc_endpoint_rail {
  * @ack_pending: packets received since our last ACK
  * @pingpong: the application answers what it reads at once: a message's
  *	end is acknowledged by the reply's DATA (MRC_F_DATA_ACK) or the
- *	delayed ACK (ack_pingpong_us), not by the usual rule (input.c:
+ *	delayed ACK (ack_pingpong_us), not by the usual rule (recv.c:
  *	at once, or with lazy_end_ack as any segment); set when we send new
  *	data alone, with room for an ACK part, within ack_pingpong_us of the
  *	last arrival, cleared
@@ -588,6 +590,7 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		       const struct in6_addr *daddr);
 bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
+void mrc_handshake_reset(struct mrc_sock *ms, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
 int mrc_handshake_child_ready(struct mrc_sock *ms);
 void mrc_handshake_free_rails(struct mrc_sock *ms);
@@ -671,15 +674,56 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
 				 sizeof(struct udphdr))
 
 /* input.c */
+/**
+ * struct mrc_rx_seg - a received packet, or one segment of a burst
+ * @skb: a packet of its own (data at the mrc header; kept or freed by
+ *	the receive path), or for a burst's segment the skb made for its
+ *	bytes, if any
+ * @burst: the burst (not ours: its bytes from @off are referenced, never
+ *	freed), or NULL
+ * @off: where the segment's payload starts in @burst's data
+ * @now: mrc_now_us(), read once per datagram or burst
+ * @host_us: its wait in this host by then (mrc_host_delay_us())
+ *
+ * For DATA and CLOSE this is the segment the receiver places; for an
+ * ACK, its arrival time and wait.
+ */
+struct mrc_rx_seg {
+	struct sk_buff *skb;
+	const struct sk_buff *burst;
+	u32 off;
+	u32 now;
+	u32 host_us;
+};
+
+/**
+ * mrc_input_drop() - count a drop of the packet being processed
+ * @ms: the connection
+ * @rail: the rail it came in on
+ * @dropped: set: the caller frees the packet's skb as a drop
+ * @reason: why
+ */
+static inline void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
+				  bool *dropped, enum mrc_drop_reason reason)
+{
+	mrc_stats_rx_drop(ms->mdev, rail, reason);
+	*dropped = true;
+}
+
 bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
 		     bool ce, u32 now, u32 host_us, struct sk_buff_head *xq);
 void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);
+
+/* recv.c */
+bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
+		   struct mrc_rx_seg *seg, const struct mrc_pkt *pkt,
+		   bool ce, bool *dropped, struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf);
-/* Module parameter of input.c (Documentation/mrc.rst). */
+/* Module parameter of recv.c (Documentation/mrc.rst). */
 extern unsigned int mrc_ack_pingpong_us;
 void mrc_input_sock_init(struct mrc_sock *ms);
 bool mrc_input_readable(const struct mrc_sock *ms);
@@ -696,6 +740,12 @@ u32 mrc_input_initial_credit(struct mrc_sock *ms, const struct mrc_dev *mdev);
 u32 mrc_input_truesize(u32 seg);
 void mrc_input_leave_dev(struct mrc_sock *ms);
 void mrc_input_commit(struct mrc_sock *ms);
+
+/* ack.c */
+void mrc_ack_rcv(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
+		 const struct mrc_wire_ack *w, bool ce,
+		 const struct mrc_rx_seg *seg, bool *dropped,
+		 struct sk_buff_head *xq);
 
 /* netlink.c */
 void mrc_nl_notify_paths(struct mrc_sock *ms);

@@ -15,8 +15,15 @@
  *    read by getsockopt(MRC_INFO) and the netlink conn dump through
  *    mrc_conn_stats_info().
  * stats.c has the writers of the first three kinds and every reader;
- * the packet paths call the writers (udp.c and handshake.c/input.c count
- * what comes in, xmit.c what goes out, path.c the path changes).
+ * the packet paths call the writers (udp.c, handshake.c and a
+ * connection's input, input.c/recv.c/ack.c through mrc_input_drop(),
+ * count what comes in, xmit.c what goes out, path.c the path changes).
+ *
+ * Not here, on purpose: the protocol core's own counters, per path
+ * (struct mrc_ev: pkts, bytes, acks, ecn, losses) and per plane (struct
+ * mrc_cc: rounds, ECN and delay cuts, losses).  They are part of the
+ * state the core (plain C, no kernel calls) keeps and the unit tests
+ * read; netlink.c reports them with the path and conn dumps.
  */
 #ifndef _MRC_STATS_H
 #define _MRC_STATS_H

@@ -33,6 +33,9 @@
  *
  * A packet is attributed to the rail it arrived on (skb->dev); from there
  * to its device and to a connection by the id in its header.
+ *
+ * Reading order: the peer's xmit.c -> here (parsed by core/wire.c) ->
+ * handshake.c for a REQ, input.c (the dispatcher) for everything else.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

@@ -17,6 +17,9 @@
  *
  * Packets are prepared under the connection lock onto a list and sent
  * here after it is dropped (mrc_xmit_list()).
+ *
+ * Reading order: output.c (and recv.c, handshake.c for what they send)
+ * -> here -> the wire; the peer's udp.c receives it.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt

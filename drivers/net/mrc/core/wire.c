@@ -73,7 +73,7 @@ static enum mrc_drop_reason parse_data(const u8 *buf, size_t len, struct mrc_pkt
 	} else {
 		/*
 		 * A message has 1..N bytes; each segment at least one, but
-		 * a switch may have trimmed it to its headers (input.c
+		 * a switch may have trimmed it to its headers (recv.c
 		 * NACKs that): offset < msg_len and offset + payload <=
 		 * msg_len, without overflow.
 		 */
