@@ -135,8 +135,13 @@ local ex = {
 		expert.group.MALFORMED, expert.severity.ERROR),
 	["bad-field"] = ProtoExpert.new("mrc.bad_field", "Field out of range",
 		expert.group.MALFORMED, expert.severity.ERROR),
+	-- not a drop reason: the capture has less of the packet than it had
+	truncated = ProtoExpert.new("mrc.truncated",
+		"Packet size limited during capture: the rest is not decoded",
+		expert.group.UNDECODED, expert.severity.NOTE),
 }
-mrc.experts = { ex.short, ex.version, ex.type, ex.reserved, ex.length, ex["bad-field"] }
+mrc.experts = { ex.short, ex.version, ex.type, ex.reserved, ex.length, ex["bad-field"],
+	ex.truncated }
 
 mrc.prefs.udp_port = Pref.uint("UDP port", UDP_PORT_DEFAULT,
 	"UDP destination port of mrc (the mrc device's udp-port)")
@@ -477,6 +482,8 @@ local function dissect_probe(st, tvb, tree, flags, len)
 	return info
 end
 
+local dissect_body
+
 function mrc.dissector(tvb, pinfo, root)
 	local len = tvb:reported_len()
 	pinfo.cols.protocol = "MRC"
@@ -489,6 +496,19 @@ function mrc.dissector(tvb, pinfo, root)
 		pinfo.cols.info = "mrc (short)"
 		return len
 	end
+	local ok, err = pcall(dissect_body, st, tvb, pinfo, tree, len)
+	if not ok then
+		if tvb:len() >= len then
+			error(err)
+		end
+		-- a capture cut short (snaplen): what was captured is shown
+		tree:add_proto_expert_info(ex.truncated)
+		tree:add(f.drop, "not captured"):set_generated()
+	end
+	return len
+end
+
+dissect_body = function(st, tvb, pinfo, tree, len)
 	local vi = tree:add(f.version, tvb(0, 1))
 	local ti = tree:add(f.type, tvb(1, 1))
 	local ver, typ, flags = tvb(0, 1):uint(), tvb(1, 1):uint(), tvb(2, 2):uint()
@@ -498,6 +518,9 @@ function mrc.dissector(tvb, pinfo, root)
 	local dst_conn, src_conn = tvb(4, 4):uint(), tvb(8, 4):uint()
 	local name = types[typ] or string.format("type %u", typ)
 	local info = ""
+	-- (kept if the capture ends before the packet: snaplen)
+	pinfo.cols.info = string.format("%s %08x->%08x [not captured whole]", name, src_conn,
+		dst_conn)
 
 	if ver ~= VERSION then
 		bad(st, "version", vi, string.format("version %u, this dissector knows %u",
@@ -526,7 +549,6 @@ function mrc.dissector(tvb, pinfo, root)
 	tree:add(f.drop, st.why or "none"):set_generated()
 	pinfo.cols.info = string.format("%s %08x->%08x%s%s", name, src_conn, dst_conn, info,
 		st.why and (" [" .. st.why .. "]") or "")
-	return len
 end
 
 -- UDP: the port of the preference, and "Decode As" for any other.
