@@ -18,6 +18,8 @@ pkgs=(
 	# tools and tests inside the VM (the host root is the VM's root)
 	iproute2 ethtool iperf3 procps util-linux libcap2-bin python3
 	python3-yaml python3-jsonschema libmnl-dev pkg-config
+	# the Wireshark dissector's test (mrc_dissect.sh): capture, decode
+	tcpdump tshark
 	# libFuzzer targets of the protocol core (make fuzz)
 	clang-14 libclang-rt-14-dev
 	# make bench: MPTCP (mptcpize), Soft-RoCE (perftest), plots, event
