@@ -27,12 +27,14 @@ SETUP := $(TOP)/tools/setup.sh
 STOCK_KREL = $(shell dpkg-query -W -f='$${Depends}' linux-image-amd64 2>/dev/null | \
 	sed -n 's/.*linux-image-\([^ ,]*\).*/\1/p')
 KDIR ?= /lib/modules/$(STOCK_KREL)/build
+# tools/version.sh: git describe, or the VERSION file outside a checkout
+MRC_VERSION := $(shell $(TOP)/tools/version.sh)
 DEBUG_KDIR = $(shell $(TOP)/tools/vm/debug-kernel.sh --print-dir)
 # The debug kernel's module is built in a copy of the sources so both
 # kernels' objects can coexist.
 DEBUG_BUILD := $(TOP)/.build/debug
 SRC_DIRS := Kbuild drivers include
-KBUILD_OPTS := W=1
+KBUILD_OPTS := W=1 MRC_VERSION=$(MRC_VERSION)
 
 CHECKPATCH_FILES = $(shell find drivers include tools selftests -name '*.[ch]' ! -name '*.mod.c' | sort)
 
@@ -93,7 +95,7 @@ style: setup
 	echo "checkpatch: clean"
 
 sparse: setup
-	@$(MAKE) -s -C $(KDIR) M=$(TOP) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
+	@$(MAKE) -s -C $(KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
 	@! grep -qE '(warning|error):' $(TOP)/.sparse.log && echo "sparse: clean"
 
 check: setup
@@ -123,6 +125,8 @@ vm-shell: module
 
 print-krel:
 	@echo $(STOCK_KREL)
+print-version:
+	@echo $(MRC_VERSION)
 print-debug-ko:
 	@echo $(DEBUG_BUILD)/drivers/net/mrc/mrc.ko
 
@@ -137,4 +141,4 @@ clean:
 	rm -rf .build results
 
 .PHONY: all setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
-	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-debug-ko clean
+	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-version print-debug-ko clean

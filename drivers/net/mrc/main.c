@@ -16,6 +16,7 @@
 #include <linux/socket.h>
 
 #include "mrc.h"
+#include "version.h"
 
 struct mrc_module_params mrc_params = {
 	.family = MRC_FAMILY_DEFAULT,
