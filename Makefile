@@ -2,13 +2,20 @@
 #
 # mrc - Multipath Reliable Connection.  Top-level targets:
 #
-#   make              build drivers/net/mrc/mrc.ko (against KDIR) and the tools
+#   make              build drivers/net/mrc/mrc.ko against the running
+#                     kernel (or KDIR) and mrcctl, mrcat; installs nothing,
+#                     says which Debian package is missing
+#   make install      the module (modules_install + depmod), mrcctl, mrcat,
+#                     man pages, uapi headers, the YNL spec (DESTDIR, PREFIX)
+#   make uninstall    remove what make install put there
 #   make demo         boot a VM, load mrc, show it working (README's first command)
 #   make bench        mrc vs TCP, MPTCP, Soft-RoCE in one VM: results/bench/ (QUICK=1: < 5 min)
 #   make check        build + style + sparse + unit tests + VM selftests on 6.1
 #   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak
 #   make check-twovm  only the two-VM test (tools/vm/run2, selftests/mrc_twovm.sh)
-#   make setup        install every Debian package needed (apt-get, idempotent)
+#   make setup        install every Debian package the tests need (apt-get, idempotent)
+#   make module       mrc.ko against Debian 12's stock kernel (the VMs' kernel)
+#   make tools        every tool and C selftest the VMs run
 #   make unit         userspace unit tests of the protocol core (ASan/UBSan)
 #   make fuzz         libFuzzer targets of the protocol core (FUZZ_SECS=60 each)
 #   make fuzz-kernel  syscall/genl fuzzing (mrcfuzz) for 10 min on the debug kernel
@@ -18,31 +25,117 @@
 #   make vm-shell     interactive shell in a VM with mrc.ko loaded
 #   make clean
 #
-# KDIR defaults to the headers of Debian 12's stock kernel; any other
-# built tree works: make KDIR=/path/to/linux.
+# KDIR: plain make, make install and make uninstall use the running
+# kernel's build tree (/lib/modules/$(uname -r)/build); the test flows
+# (module, sparse, check, demo, bench, vm-shell) use the headers of Debian
+# 12's stock kernel, which the VMs boot.  KDIR=/path/to/linux on the
+# command line overrides both.
 
 TOP := $(CURDIR)
 SETUP := $(TOP)/tools/setup.sh
 # Release of Debian's default kernel (linux-image-amd64), e.g. 6.1.0-57-amd64.
 STOCK_KREL = $(shell dpkg-query -W -f='$${Depends}' linux-image-amd64 2>/dev/null | \
 	sed -n 's/.*linux-image-\([^ ,]*\).*/\1/p')
-KDIR ?= /lib/modules/$(STOCK_KREL)/build
+STOCK_KDIR = /lib/modules/$(STOCK_KREL)/build
+ifeq ($(origin KDIR),undefined)
+KDIR := /lib/modules/$(shell uname -r)/build
+KDIR_ORIGIN := default
+TEST_KDIR = $(STOCK_KDIR)
+else
+KDIR_ORIGIN := given
+TEST_KDIR = $(KDIR)
+endif
+# tools/version.sh: git describe, or the VERSION file outside a checkout
+MRC_VERSION := $(shell $(TOP)/tools/version.sh)
 DEBUG_KDIR = $(shell $(TOP)/tools/vm/debug-kernel.sh --print-dir)
 # The debug kernel's module is built in a copy of the sources so both
 # kernels' objects can coexist.
 DEBUG_BUILD := $(TOP)/.build/debug
 SRC_DIRS := Kbuild drivers include
-KBUILD_OPTS := W=1
+KBUILD_OPTS := W=1 MRC_VERSION=$(MRC_VERSION)
 
 CHECKPATCH_FILES = $(shell find drivers include tools selftests -name '*.[ch]' ! -name '*.mod.c' | sort)
 
-all: module tools
+# ---- build and install on a real host: nothing is apt-installed --------
+all: build-deps
+	$(MAKE) -C $(KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) modules
+	$(MAKE) -C tools/mrcctl
+	$(MAKE) -C tools/mrcat
 
+build-deps:
+	@$(TOP)/tools/build-deps.sh $(KDIR) $(KDIR_ORIGIN)
+
+# make install: FHS paths under PREFIX (/usr/local), everything below
+# DESTDIR (a staging tree for packages).  mrcctl configures devices, like
+# ip's siblings tc, devlink and ethtool, which Debian ships in /sbin with
+# their man pages in section 8; mrcat is a program for any user.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+INCLUDEDIR ?= $(PREFIX)/include
+# ynl's cli.py (Linux >= 6.13) finds "--family mrc" in /usr/share/ynl/specs
+# (PREFIX=/usr); 6.12's takes the file: --spec $(YNL_SPECDIR)/mrc.yaml.
+YNL_SPECDIR ?= $(PREFIX)/share/ynl/specs
+# The module goes to /lib/modules/<release of KDIR>/$(INSTALL_MOD_DIR)
+# (dkms uses updates/dkms, which depmod prefers).
+INSTALL_MOD_DIR ?= extra
+KREL = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# A distribution's headers have no signing key (Debian's kernels are built
+# with CONFIG_MODULE_SIG_ALL): install unsigned instead of failing to sign
+# (Secure Boot: dkms signs with its own key, Documentation/mrc/install.rst).
+SIG_KEY = $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"/\1/p' $(KDIR)/.config 2>/dev/null)
+NO_SIGN = $(if $(shell grep -s '^CONFIG_MODULE_SIG_ALL=y' $(KDIR)/.config),$(if \
+	$(filter pkcs11:%,$(SIG_KEY))$(wildcard $(SIG_KEY) $(KDIR)/$(SIG_KEY)),,CONFIG_MODULE_SIG_ALL=))
+MOD_INSTALLED = $(DESTDIR)/lib/modules/$(KREL)/$(INSTALL_MOD_DIR)/drivers/net/mrc/mrc.ko
+MAN_PAGES := $(wildcard Documentation/*.[1-8])
+# What make install copies besides the module: SOURCE:DIRECTORY:MODE.
+# More files ship by adding a line here (a Wireshark Lua plugin, an
+# iproute2 link_mrc.so); make uninstall removes the same list.
+INSTALL_FILES = \
+	tools/mrcctl/mrcctl:$(SBINDIR):755 \
+	tools/mrcat/mrcat:$(BINDIR):755 \
+	$(foreach f,$(wildcard include/uapi/linux/*.h),$(f):$(INCLUDEDIR)/linux:644) \
+	Documentation/netlink/specs/mrc.yaml:$(YNL_SPECDIR):644 \
+	$(foreach f,$(MAN_PAGES),$(f):$(MANDIR)/man$(subst .,,$(suffix $(f))):644)
+
+install: all
+	@[ -n "$(KREL)" ] || { echo "install: no kernel release in $(KDIR)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) modules_install \
+		INSTALL_MOD_PATH=$(DESTDIR) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) DEPMOD=true $(NO_SIGN)
+	@$(if $(NO_SIGN),echo "  NOTE    $(KDIR) has no module signing key: mrc.ko is not signed")
+	@set -e; for f in $(INSTALL_FILES); do \
+		src=$${f%%:*}; rest=$${f#*:}; dir=$(DESTDIR)$${rest%:*}; \
+		echo "  INSTALL $$dir/$${src##*/}"; \
+		install -D -m $${rest##*:} $$src $$dir/$${src##*/}; \
+	done
+ifeq ($(DESTDIR),)
+	depmod -a $(KREL)
+else
+	@echo "  DEPMOD  skipped (DESTDIR): run depmod -a $(KREL) where it is installed"
+endif
+
+uninstall:
+	@[ -n "$(KREL)" ] || { echo "uninstall: no kernel release in $(KDIR)" >&2; exit 1; }
+	rm -f $(MOD_INSTALLED)
+	@d=$(DESTDIR)/lib/modules/$(KREL)/$(INSTALL_MOD_DIR); \
+	for sub in drivers/net/mrc drivers/net drivers; do \
+		[ ! -d $$d/$$sub ] || rmdir --ignore-fail-on-non-empty $$d/$$sub; done
+	@set -e; for f in $(INSTALL_FILES); do \
+		src=$${f%%:*}; rest=$${f#*:}; dir=$(DESTDIR)$${rest%:*}; \
+		echo "  RM      $$dir/$${src##*/}"; rm -f $$dir/$${src##*/}; \
+	done
+ifeq ($(DESTDIR),)
+	depmod -a $(KREL)
+endif
+
+# ---- test flows: Debian packages via make setup, Debian's stock kernel ----
 setup:
 	@$(SETUP)
 
 module: setup
-	$(MAKE) -C $(KDIR) M=$(TOP) $(KBUILD_OPTS) modules
+	$(MAKE) -C $(TEST_KDIR) M=$(TOP) $(KBUILD_OPTS) modules
 
 module-debug: setup debug-kernel
 	@mkdir -p $(DEBUG_BUILD)
@@ -93,7 +186,7 @@ style: setup
 	echo "checkpatch: clean"
 
 sparse: setup
-	@$(MAKE) -s -C $(KDIR) M=$(TOP) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
+	@$(MAKE) -s -C $(TEST_KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
 	@! grep -qE '(warning|error):' $(TOP)/.sparse.log && echo "sparse: clean"
 
 check: setup
@@ -123,11 +216,13 @@ vm-shell: module
 
 print-krel:
 	@echo $(STOCK_KREL)
+print-version:
+	@echo $(MRC_VERSION)
 print-debug-ko:
 	@echo $(DEBUG_BUILD)/drivers/net/mrc/mrc.ko
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	-$(MAKE) -C $(TEST_KDIR) M=$(TOP) clean
 	$(MAKE) -C selftests/unit clean
 	$(MAKE) -C tools/mrcctl clean
 	$(MAKE) -C tools/mrcat clean
@@ -136,5 +231,5 @@ clean:
 	$(MAKE) -C selftests clean
 	rm -rf .build results
 
-.PHONY: all setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
-	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-debug-ko clean
+.PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
+	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-version print-debug-ko clean

@@ -13,6 +13,8 @@ pkgs=(
 	# build: the module against Debian's 6.1 and against 6.12 (debug kernel)
 	build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils rsync
 	linux-headers-amd64 linux-source-6.12 sparse file
+	# make check: dkms builds mrc.ko from dkms.conf (tools/dkms-check.sh)
+	dkms
 	# VMs: Debian's stock kernel image, QEMU, busybox for the initramfs
 	linux-image-amd64 qemu-system-x86 busybox-static
 	# tools and tests inside the VM (the host root is the VM's root)

@@ -14,8 +14,12 @@
 #include <linux/moduleparam.h>
 #include <linux/net.h>
 #include <linux/socket.h>
+#include <net/genetlink.h>
+#include <net/rtnetlink.h>
+#include <uapi/linux/mrc_netlink.h>
 
 #include "mrc.h"
+#include "version.h"
 
 struct mrc_module_params mrc_params = {
 	.family = MRC_FAMILY_DEFAULT,
@@ -104,3 +108,12 @@ MODULE_LICENSE("GPL");
 MODULE_AUTHOR("The mrc authors");
 MODULE_DESCRIPTION("MRC: Multipath Reliable Connection over multi-plane fabrics");
 MODULE_VERSION(MRC_VERSION);
+/*
+ * Autoload: "ip link add ... type mrc" (rtnl-link-mrc), a generic netlink
+ * lookup of "mrc" by mrcctl or ynl (net-pf-16-proto-16-family-mrc), and
+ * socket(AF_MRC, ...) for the default family number only (net-pf-22): a
+ * module loaded with family=N is not found by socket(N, ...).
+ */
+MODULE_ALIAS_RTNL_LINK("mrc");
+MODULE_ALIAS_GENL_FAMILY(MRC_FAMILY_NAME);
+MODULE_ALIAS_NETPROTO(MRC_FAMILY_DEFAULT);

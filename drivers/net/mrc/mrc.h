@@ -40,7 +40,6 @@
 
 #include "compat.h"
 #include "stats.h"
-#include "version.h"
 #include "core/wire.h"
 
 /**

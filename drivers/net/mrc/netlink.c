@@ -32,6 +32,7 @@
 #include <net/netlink.h>
 
 #include "sock.h"
+#include "version.h"
 
 enum mrc_nl_groups {
 	MRC_NLGRP_EVENTS,

@@ -1,0 +1,108 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/dkms-check.sh [KREL [KDIR]] - make check's dkms stage: dkms.conf
+# builds mrc.ko for Debian's stock kernel (KREL, default: make print-krel;
+# KDIR: a kernel tree other than /lib/modules/KREL/build, e.g. the debug
+# kernel's: dkms --kernelsourcedir).
+# Copies the module's sources to a temporary tree, "dkms add"s it (dkms
+# copies it to /usr/src/mrc-<version>), "dkms build"s it, checks the .ko's
+# vermagic and version, and removes every trace ("dkms remove", the
+# /usr/src copy) even when interrupted.  Needs root; never loads the
+# module.  A host where mrc is already known to dkms is left alone (skip).
+
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+krel=${1:-$(make -s --no-print-directory -C "$top" print-krel)}
+kdir=${2:-}
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+file_ver=$(cat "$top/VERSION")
+n=0
+fails=0
+
+result() {	# result ok|fail DESC [EVIDENCE]
+	n=$((n + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n dkms: $2"
+	else
+		echo "not ok $n dkms: $2"
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | tail -20 | sed 's/^/#   /'
+		fails=$((fails + 1))
+	fi
+}
+
+echo "TAP version 13"
+if [ "$ver" = "$file_ver" ]; then
+	result ok "dkms.conf PACKAGE_VERSION $ver equals the VERSION file"
+else
+	result fail "dkms.conf PACKAGE_VERSION '$ver' equals the VERSION file '$file_ver'"
+fi
+
+if [ "$(id -u)" != 0 ] || ! command -v dkms >/dev/null; then
+	echo "ok $((n + 1)) dkms: build # SKIP needs root and dkms (make setup)"
+	echo "1..$((n + 1))"
+	exit $((fails > 0))
+fi
+if [ -n "$(dkms status -m mrc 2>/dev/null)" ] || [ -e "/usr/src/mrc-$ver" ]; then
+	echo "ok $((n + 1)) dkms: build # SKIP mrc is already in dkms or /usr/src on this host: not touching it"
+	echo "1..$((n + 1))"
+	exit $((fails > 0))
+fi
+
+stage=$(mktemp -d)
+cleanup() {
+	dkms remove -m mrc -v "$ver" --all >/dev/null 2>&1
+	rm -rf "/var/lib/dkms/mrc" "/usr/src/mrc-$ver" "$stage"
+}
+trap 'cleanup; exit 130' INT TERM
+trap cleanup EXIT
+
+# What a release tarball holds for the module: no build products, no git.
+rsync -a --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
+	--exclude='modules.order' --exclude='Module.symvers' --exclude='*.a' \
+	"$top"/{Kbuild,Makefile,VERSION,dkms.conf,drivers,include} "$stage/"
+mkdir -p "$stage/tools" && cp "$top/tools/version.sh" "$stage/tools/"
+
+log=$(dkms add "$stage" 2>&1)
+if [ -d "/usr/src/mrc-$ver" ] && dkms status -m mrc -v "$ver" | grep -q added; then
+	result ok "dkms add: mrc/$ver added from /usr/src/mrc-$ver"
+else
+	result fail "dkms add: mrc/$ver added" "$log"
+fi
+
+log=$(dkms build -m mrc -v "$ver" -k "$krel" ${kdir:+--kernelsourcedir "$kdir"} 2>&1)
+rc=$?
+ko=/var/lib/dkms/mrc/$ver/$krel/$(uname -m)/module/mrc.ko
+[ -e "$ko" ] || ko=$ko.xz
+if [ $rc = 0 ] && [ -e "$ko" ]; then
+	result ok "dkms build -k $krel: $(basename "$ko") built"
+else
+	result fail "dkms build -k $krel: mrc.ko built (exit $rc)" \
+		"$log$(echo; cat "/var/lib/dkms/mrc/$ver/build/make.log" 2>/dev/null)"
+fi
+if [ -e "$ko" ]; then
+	vm=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+	mv=$(modinfo -F version "$ko")
+	if [ "$vm" = "$krel" ]; then
+		result ok "vermagic of the dkms-built module is $krel"
+	else
+		result fail "vermagic of the dkms-built module is $krel (is '$vm')"
+	fi
+	# outside a git checkout the version comes from the VERSION file
+	if [ "$mv" = "$ver" ]; then
+		result ok "modinfo version of the dkms-built module is $ver"
+	else
+		result fail "modinfo version of the dkms-built module is $ver (is '$mv')"
+	fi
+fi
+
+cleanup
+if [ -z "$(dkms status -m mrc 2>/dev/null)" ] && [ ! -e "/usr/src/mrc-$ver" ] &&
+   [ ! -e /var/lib/dkms/mrc ]; then
+	result ok "dkms remove: no trace left in dkms, /usr/src, /var/lib/dkms"
+else
+	result fail "dkms remove: no trace left" "$(dkms status -m mrc 2>&1; ls -d /usr/src/mrc-* /var/lib/dkms/mrc 2>&1)"
+fi
+echo "1..$n"
+exit $((fails > 0))
