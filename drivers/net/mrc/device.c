@@ -410,6 +410,7 @@ static void mrc_dev_setup(struct net_device *dev)
 	 */
 	dev->priv_flags |= IFF_DISABLE_NETPOLL;
 	dev->netdev_ops = &mrc_netdev_ops;
+	dev->ethtool_ops = &mrc_ethtool_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = mrc_dev_destructor;
 	dev->sysfs_groups[0] = &mrc_dev_sysfs_group;

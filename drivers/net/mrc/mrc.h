@@ -334,6 +334,9 @@ void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp);
 int mrc_netlink_init(void);
 void mrc_netlink_exit(void);
 
+/* ethtool.c */
+extern const struct ethtool_ops mrc_ethtool_ops;
+
 /* sysfs.c */
 extern const struct attribute_group mrc_dev_sysfs_group;
 extern const struct attribute_group mrc_dev_drops_group;
