@@ -56,6 +56,7 @@ tools: setup
 	$(MAKE) -C tools/mrcat
 	$(MAKE) -C tools/mrcinject
 	$(MAKE) -C tools/mrcfuzz
+	$(MAKE) -C tools/iproute2
 	$(MAKE) -C selftests
 
 debug-kernel: setup
