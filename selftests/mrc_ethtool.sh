@@ -87,8 +87,9 @@ $A ethtool -S mrc0 >"$tmp/eth2"
 check_output "traffic had stopped: two ethtool -S reads around the others agree" \
 	"$(cat "$tmp/eth1")" cat "$tmp/eth2"
 
-# compare.py: "desc|expected|actual" per check; ethtool's names are the
-# sysfs/mrcctl names with '-' as '_'; planes 2.. have no rail.
+# compare.py: desc, expected, actual per check, separated by US (0x1f:
+# values hold '|'); ethtool's names are the sysfs/mrcctl names with '-'
+# as '_'; planes 2.. have no rail.
 cat >"$tmp/compare.py" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -113,7 +114,7 @@ want = F + ["drop_" + r.replace("-", "_") for r in reasons] + list(EV) + \
     ["plane%d_%s" % (p, f) for p in range(32) for f in F]
 out = []
 def chk(desc, exp, act):
-    out.append("%s|%s|%s" % (desc, exp, act))
+    out.append("\x1f".join((desc, exp, act)))
 chk("ethtool -S: %d names, each once, exactly the documented set" % len(want),
     " ".join(sorted(want)), " ".join(sorted(names)) + (" (dup)" if len(set(names)) != len(names) else ""))
 chk("ethtool -S: the device's traffic first, in sysfs order", " ".join(F), " ".join(names[:6]))
@@ -249,8 +250,8 @@ snap ra0 mrcctl -n $NA -j rail show a0
 
 # ---- every JSON comparison --------------------------------------------------
 
-while IFS='|' read -r desc exp act; do
+while IFS=$'\x1f' read -r desc exp act; do
 	check_eq "$desc" "$exp" "$act"
-done < <($PY "$tmp/compare.py" "$tmp" 2>&1 || echo "compare.py failed|0|1")
+done < <($PY "$tmp/compare.py" "$tmp" 2>&1 || printf 'compare.py failed\x1f0\x1f1\n')
 
 tap_end
