@@ -61,6 +61,7 @@ all: build-deps
 	$(MAKE) -C $(KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) modules
 	$(MAKE) -C tools/mrcctl
 	$(MAKE) -C tools/mrcat
+	$(MAKE) -C tools/iproute2
 
 build-deps:
 	@$(TOP)/tools/build-deps.sh $(KDIR) $(KDIR_ORIGIN)
@@ -77,6 +78,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 # ynl's cli.py (Linux >= 6.13) finds "--family mrc" in /usr/share/ynl/specs
 # (PREFIX=/usr); 6.12's takes the file: --spec $(YNL_SPECDIR)/mrc.yaml.
 YNL_SPECDIR ?= $(PREFIX)/share/ynl/specs
+# Plugins go where the distribution's programs look, whatever PREFIX is:
+# ip's lib dir (IP_LIB_DIR overrides it at run time) and Wireshark's
+# global Lua plugin dir (tshark -G folders).
+MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
+IPLIBDIR ?= /usr/lib/$(MULTIARCH)/ip
+WIRESHARK_PLUGDIR ?= /usr/lib/$(MULTIARCH)/wireshark/plugins
 # The module goes to /lib/modules/<release of KDIR>/$(INSTALL_MOD_DIR)
 # (dkms uses updates/dkms, which depmod prefers).
 INSTALL_MOD_DIR ?= extra
@@ -98,6 +105,9 @@ INSTALL_FILES = \
 	tools/mrcat/mrcat:$(BINDIR):755 \
 	$(foreach f,$(wildcard include/uapi/linux/*.h),$(f):$(INCLUDEDIR)/linux:644) \
 	Documentation/netlink/specs/mrc.yaml:$(YNL_SPECDIR):644 \
+	tools/iproute2/link_mrc.so:$(IPLIBDIR):755 \
+	tools/iproute2/link_mrc_slave.so:$(IPLIBDIR):755 \
+	tools/wireshark/mrc.lua:$(WIRESHARK_PLUGDIR):644 \
 	$(foreach f,$(MAN_PAGES),$(f):$(MANDIR)/man$(subst .,,$(suffix $(f))):644)
 
 install: all
@@ -149,6 +159,7 @@ tools: setup
 	$(MAKE) -C tools/mrcat
 	$(MAKE) -C tools/mrcinject
 	$(MAKE) -C tools/mrcfuzz
+	$(MAKE) -C tools/iproute2
 	$(MAKE) -C selftests
 
 debug-kernel: setup

@@ -19,6 +19,16 @@
 #include <net/proto_memory.h>
 #endif
 
+/* 6.8 added ethtool_puts(): one ETH_GSTRING_LEN string, not a format. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+#include <linux/ethtool.h>
+static inline void ethtool_puts(u8 **data, const char *str)
+{
+	strscpy(*data, str, ETH_GSTRING_LEN);
+	*data += ETH_GSTRING_LEN;
+}
+#endif
+
 /* 6.12 turned NETIF_F_NETNS_LOCAL into dev->netns_immutable. */
 static inline void mrc_netdev_set_netns_immutable(struct net_device *dev)
 {

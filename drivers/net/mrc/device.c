@@ -410,6 +410,7 @@ static void mrc_dev_setup(struct net_device *dev)
 	 */
 	dev->priv_flags |= IFF_DISABLE_NETPOLL;
 	dev->netdev_ops = &mrc_netdev_ops;
+	dev->ethtool_ops = &mrc_ethtool_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_destructor = mrc_dev_destructor;
 	dev->sysfs_groups[0] = &mrc_dev_sysfs_group;
@@ -422,6 +423,7 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 		       struct netlink_ext_ack *extack)
 {
 	struct mrc_dev *mdev = netdev_priv(dev);
+	struct mrc_dev_config cfg;
 	struct mrc_udp_port *up;
 	int err;
 
@@ -430,6 +432,15 @@ static int mrc_newlink(struct net *src_net, struct net_device *dev,
 	mdev->max_msg_size = MRC_MAX_MSG_SIZE_DEFAULT;
 	mdev->evs_per_plane = MRC_EVS_PER_PLANE_DEFAULT;
 	mdev->spray = &mrc_spray_mrc;
+	/* "ip link add ... type mrc udp-port N ...": the port is opened below */
+	if (mrc_link_config(data, &cfg)) {
+		if (cfg.has_udp_port)
+			mdev->udp_port = cfg.udp_port;
+		cfg.has_udp_port = false;
+		err = mrc_link_configure(mdev, &cfg, data, extack);
+		if (err)
+			return err;
+	}
 	netif_carrier_off(dev);
 
 	up = mrc_udp_port_get(dev_net(dev), mdev->udp_port, extack);
@@ -458,6 +469,14 @@ struct rtnl_link_ops mrc_link_ops __read_mostly = {
 	.priv_size = sizeof(struct mrc_dev),
 	.setup = mrc_dev_setup,
 	.newlink = mrc_newlink,
+	/* linkinfo.c: ip -d link show, ip link set ... type mrc */
+	.maxtype = IFLA_MRC_MAX,
+	.policy = mrc_link_policy,
+	.changelink = mrc_link_changelink,
+	.get_size = mrc_link_get_size,
+	.fill_info = mrc_link_fill_info,
+	.get_slave_size = mrc_link_get_slave_size,
+	.fill_slave_info = mrc_link_fill_slave_info,
 };
 
 /**

@@ -333,6 +333,23 @@ void mrc_nl_notify_rail(struct mrc_rail *rail, u8 cmd, gfp_t gfp);
 int mrc_netlink_init(void);
 void mrc_netlink_exit(void);
 
+/* ethtool.c */
+extern const struct ethtool_ops mrc_ethtool_ops;
+
+/* linkinfo.c */
+extern const struct nla_policy mrc_link_policy[IFLA_MRC_MAX + 1];
+bool mrc_link_config(struct nlattr *data[], struct mrc_dev_config *cfg);
+int mrc_link_configure(struct mrc_dev *mdev, const struct mrc_dev_config *cfg,
+		       struct nlattr *data[], struct netlink_ext_ack *extack);
+int mrc_link_changelink(struct net_device *dev, struct nlattr *tb[],
+			struct nlattr *data[], struct netlink_ext_ack *extack);
+size_t mrc_link_get_size(const struct net_device *dev);
+int mrc_link_fill_info(struct sk_buff *skb, const struct net_device *dev);
+size_t mrc_link_get_slave_size(const struct net_device *dev,
+			       const struct net_device *slave_dev);
+int mrc_link_fill_slave_info(struct sk_buff *skb, const struct net_device *dev,
+			     const struct net_device *slave_dev);
+
 /* sysfs.c */
 extern const struct attribute_group mrc_dev_sysfs_group;
 extern const struct attribute_group mrc_dev_drops_group;

@@ -43,6 +43,19 @@ struct mrc_pcpu_stats __percpu *mrc_stats_alloc(u32 nqueues)
 	return pcpu;
 }
 
+/*
+ * The traffic counters by name: sysfs.c and ethtool.c print these, so the
+ * two cannot disagree on a name or on which field it reads.
+ */
+const struct mrc_stats_field mrc_stats_fields[MRC_STATS_NR_FIELDS] = {
+	{ "tx_packets", offsetof(struct mrc_stats, tx_packets) },
+	{ "tx_bytes", offsetof(struct mrc_stats, tx_bytes) },
+	{ "rx_packets", offsetof(struct mrc_stats, rx_packets) },
+	{ "rx_bytes", offsetof(struct mrc_stats, rx_bytes) },
+	{ "tx_dropped", offsetof(struct mrc_stats, tx_dropped) },
+	{ "rx_dropped", offsetof(struct mrc_stats, rx_dropped) },
+};
+
 /* ---- Writers (BH disabled) ------------------------------------------- */
 
 /**

@@ -98,6 +98,33 @@ struct mrc_pcpu_stats {
 	((PCPU_MIN_UNIT_SIZE - sizeof(struct mrc_pcpu_stats)) / \
 	 (2 * sizeof(u64_stats_t)))
 
+/**
+ * struct mrc_stats_field - a traffic counter of struct mrc_stats by name
+ * @name: its name in sysfs (mrc/, mrc_rail/) and in ethtool -S
+ * @offset: its offsetof() in struct mrc_stats
+ */
+struct mrc_stats_field {
+	const char *name;
+	size_t offset;
+};
+
+/* The traffic counters of struct mrc_stats, in the order sysfs lists them. */
+#define MRC_STATS_NR_FIELDS	6
+extern const struct mrc_stats_field mrc_stats_fields[MRC_STATS_NR_FIELDS];
+
+/**
+ * mrc_stats_field_read() - one traffic counter of a snapshot
+ * @st: the snapshot
+ * @i: index into mrc_stats_fields, below MRC_STATS_NR_FIELDS
+ *
+ * Return: the counter.
+ */
+static inline u64 mrc_stats_field_read(const struct mrc_stats *st,
+				       unsigned int i)
+{
+	return *(const u64 *)((const char *)st + mrc_stats_fields[i].offset);
+}
+
 /* Path changes counted per device beside the new states: replacements. */
 #define MRC_STATS_EV_REPLACED	__MRC_EV_STATE_MAX
 

@@ -217,31 +217,18 @@ static ssize_t rails_show(struct device *d, struct device_attribute *attr,
 static DEVICE_ATTR_RO(rails);
 
 /*
- * Counters: one show function per object, the file name picks the field.
- * The table is shared by devices and rails.
+ * Counters: one show function per object, the file name picks the field
+ * (stats.c's mrc_stats_fields, shared by devices, rails and ethtool.c).
  */
-static const struct {
-	const char *name;
-	size_t offset;
-} mrc_stat_fields[] = {
-	{ "tx_packets", offsetof(struct mrc_stats, tx_packets) },
-	{ "tx_bytes", offsetof(struct mrc_stats, tx_bytes) },
-	{ "rx_packets", offsetof(struct mrc_stats, rx_packets) },
-	{ "rx_bytes", offsetof(struct mrc_stats, rx_bytes) },
-	{ "tx_dropped", offsetof(struct mrc_stats, tx_dropped) },
-	{ "rx_dropped", offsetof(struct mrc_stats, rx_dropped) },
-};
-
 static ssize_t mrc_stat_emit(const struct mrc_stats *st, const char *name,
 			     char *buf)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(mrc_stat_fields); i++)
-		if (!strcmp(mrc_stat_fields[i].name, name))
+	for (i = 0; i < MRC_STATS_NR_FIELDS; i++)
+		if (!strcmp(mrc_stats_fields[i].name, name))
 			return sysfs_emit(buf, "%llu\n",
-					  *(const u64 *)((const char *)st +
-							 mrc_stat_fields[i].offset));
+					  mrc_stats_field_read(st, i));
 	return -EIO;
 }
 

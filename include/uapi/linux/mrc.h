@@ -178,4 +178,35 @@ struct mrc_info {
 	__u64	spurious;
 };
 
+/*
+ * rtnetlink attributes of link kind "mrc" (IFLA_INFO_DATA): the device's
+ * settings, as "ip -d link show" prints them and "ip link add/set ... type
+ * mrc" sets them.  The generic netlink family (MRC_A_DEV_*) carries the
+ * same values.
+ */
+enum {
+	IFLA_MRC_UNSPEC,
+	IFLA_MRC_UDP_PORT,		/* u16: UDP destination port */
+	IFLA_MRC_MAX_MSG_SIZE,		/* u32: largest message, bytes */
+	IFLA_MRC_EVS_PER_PLANE,		/* u32: paths per plane */
+	IFLA_MRC_SPRAY,			/* string: path choice policy */
+	__IFLA_MRC_MAX,
+};
+
+#define IFLA_MRC_MAX	(__IFLA_MRC_MAX - 1)
+
+/*
+ * rtnetlink attributes of a rail (IFLA_INFO_SLAVE_DATA of a netdevice
+ * whose master is an mrc device; slave kind "mrc"); read-only.
+ */
+enum {
+	IFLA_MRC_RAIL_UNSPEC,
+	IFLA_MRC_RAIL_PLANE,		/* u32: plane number */
+	IFLA_MRC_RAIL_ADMIN_STATE,	/* u32: enum mrc_admin_state */
+	IFLA_MRC_RAIL_OPER_STATE,	/* u32: enum mrc_oper_state */
+	__IFLA_MRC_RAIL_MAX,
+};
+
+#define IFLA_MRC_RAIL_MAX	(__IFLA_MRC_RAIL_MAX - 1)
+
 #endif /* _UAPI_LINUX_MRC_H */
