@@ -59,7 +59,7 @@ cat >"$root/modprobe" <<EOS
 exec /sbin/modprobe -d $root "\$@"
 EOS
 chmod +x "$root/modprobe"
-restore() { echo "$old_helper" >/proc/sys/kernel/modprobe; }
+restore() { echo "$old_helper" >/proc/sys/kernel/modprobe; rm -rf "$root"; }
 trap restore EXIT
 echo "$root/modprobe" >/proc/sys/kernel/modprobe
 
@@ -70,20 +70,26 @@ loaded_from_stage() {
 		"$( [ -d /sys/module/mrc ] && echo loaded) $(cat /sys/module/mrc/srcversion 2>&1) $(cat /sys/module/mrc/version 2>&1)"
 }
 
-mrc_unload
-check_fails "mrc is not loaded to begin with" test -e /sys/module/mrc
+# unloaded DESC: unload mrc; it must be gone before the next trigger (a
+# module still loaded would pass loaded_from_stage: the same .ko)
+unloaded() {
+	mrc_unload
+	check_fails "mrc is not loaded $1" test -e /sys/module/mrc
+}
+
+unloaded "to begin with"
 
 # ---- ip link add ... type mrc ------------------------------------------------
 check "ip link add mrc0 type mrc succeeds without mrc loaded" ip link add mrc0 type mrc
 loaded_from_stage "ip link add loaded mrc (rtnl-link-mrc): srcversion and version read back"
 check_match "mrc0 is an mrc device" "mrc " "$(ip -d -o link show dev mrc0 2>&1)"
-ip link del mrc0 2>/dev/null
-mrc_unload
+check "ip link del mrc0" ip link del mrc0
+unloaded "before mrcctl"
 
 # ---- mrcctl: generic netlink family lookup -----------------------------------
 check "mrcctl dev show succeeds without mrc loaded" "$MRC_TOP/tools/mrcctl/mrcctl" dev show
 loaded_from_stage "mrcctl loaded mrc (genl family \"mrc\")"
-mrc_unload
+unloaded "before socket()"
 
 # ---- socket(): the default family number, and only it ------------------------
 sock() {	# sock FAMILY: create and close an AF_MRC socket; prints the errno name
@@ -97,7 +103,7 @@ except OSError as e:
 }
 check_eq "socket($fam, SOCK_SEQPACKET, 0) succeeds without mrc loaded" "ok" "$(sock "$fam")"
 loaded_from_stage "socket() loaded mrc (net-pf-$fam)"
-mrc_unload
+unloaded "before the non-default family"
 # family 25 is free in 6.1 and 6.12 builds without AF_WANPIPE (no module
 # has its alias): documented, not autoloaded
 check_eq "socket(25, ...) fails with EAFNOSUPPORT: a non-default family is not autoloaded" \
@@ -107,7 +113,6 @@ check_fails "mrc stays unloaded after the non-default family" test -e /sys/modul
 restore
 trap - EXIT
 check_eq "the kernel's modprobe helper is restored" "$old_helper" "$(cat /proc/sys/kernel/modprobe)"
-rm -rf "$root"
 # the module as the harness loaded it, for the tests that follow
 check "mrc.ko loads again from the checkout" mrc_load
 tap_end

@@ -91,7 +91,7 @@ check_output "traffic had stopped: two ethtool -S reads around the others agree"
 # values hold '|'); ethtool's names are the sysfs/mrcctl names with '-'
 # as '_'; planes 2.. have no rail.
 cat >"$tmp/compare.py" <<'PY'
-import json, sys
+import json, re, sys
 d = sys.argv[1]
 eth = {}
 names = []
@@ -164,6 +164,10 @@ ver = json.load(open(d + "/ver.json"))[0]["version"]
 ethi = dict(l.split(":", 1) for l in open(d + "/ethi") if ":" in l)
 chk("ethtool -i: driver mrc, mrcctl's version (%s), no bus" % ver, "mrc|%s|" % ver,
     "|".join(ethi.get(k, "?").strip() for k in ("driver", "version", "bus-info")))
+# (both read MRC_VERSION: it must be a release or git describe, as modinfo's)
+chk("the version is a release or git describe (%s)" % ver, "yes",
+    "yes" if re.match(r"^[0-9]+\.[0-9]+\.[0-9]+(-[0-9]+-g[0-9a-f]+|-g[0-9a-f]+)?(-dirty)?$", ver)
+    else "no")
 
 def ipj(name, slave=False):
     try:

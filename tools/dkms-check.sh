@@ -44,16 +44,23 @@ if [ "$(id -u)" != 0 ] || ! command -v dkms >/dev/null; then
 	echo "1..$((n + 1))"
 	exit $((fails > 0))
 fi
-if [ -n "$(dkms status -m mrc 2>/dev/null)" ] || [ -e "/usr/src/mrc-$ver" ]; then
+if [ -n "$(dkms status -m mrc 2>/dev/null)" ] || [ -e "/usr/src/mrc-$ver" ] ||
+   [ -e /var/lib/dkms/mrc ]; then
 	echo "ok $((n + 1)) dkms: build # SKIP mrc is already in dkms or /usr/src on this host: not touching it"
 	echo "1..$((n + 1))"
 	exit $((fails > 0))
 fi
 
 stage=$(mktemp -d)
+# dkms makes its module signing key on its first build and keeps it: a key
+# this run made goes with the run (one that was there stays).
+mok=/var/lib/dkms/mok
+mok_new=1
+[ -e $mok.key ] || [ -e $mok.pub ] && mok_new=0
 cleanup() {
 	dkms remove -m mrc -v "$ver" --all >/dev/null 2>&1
 	rm -rf "/var/lib/dkms/mrc" "/usr/src/mrc-$ver" "$stage"
+	[ $mok_new = 0 ] || rm -f $mok.key $mok.pub
 }
 trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
@@ -99,10 +106,10 @@ fi
 
 cleanup
 if [ -z "$(dkms status -m mrc 2>/dev/null)" ] && [ ! -e "/usr/src/mrc-$ver" ] &&
-   [ ! -e /var/lib/dkms/mrc ]; then
+   [ ! -e /var/lib/dkms/mrc ] && { [ $mok_new = 0 ] || [ ! -e $mok.key ]; }; then
 	result ok "dkms remove: no trace left in dkms, /usr/src, /var/lib/dkms"
 else
-	result fail "dkms remove: no trace left" "$(dkms status -m mrc 2>&1; ls -d /usr/src/mrc-* /var/lib/dkms/mrc 2>&1)"
+	result fail "dkms remove: no trace left" "$(dkms status -m mrc 2>&1; ls -d /usr/src/mrc-* /var/lib/dkms/mrc $mok.* 2>&1)"
 fi
 echo "1..$n"
 exit $((fails > 0))

@@ -6,20 +6,32 @@
 # three commits after it, "-dirty" with uncommitted changes), or, outside a
 # git checkout of mrc (a release tarball, a dkms source tree) or before the
 # first tag, the VERSION file ("0.2.0"; "-g<hash>" appended in a checkout).
+# The result goes into CFLAGS and make command lines: anything but
+# [A-Za-z0-9.+~_-] makes it "<VERSION>-invalid".
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 base=$(cat "$top/VERSION" 2>/dev/null) || base=unknown
+case $base in
+*[!A-Za-z0-9.+~_-]* | '') base=unknown ;;
+esac
 
+# safe.directory: root building a checkout another user owns
+git_top() { git -c safe.directory="$top" -C "$top" "$@"; }
+
+v=
 # Only a checkout whose top is this tree: not a tarball unpacked inside
 # some other git repository.
 if command -v git >/dev/null 2>&1 &&
-   [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
-	v=$(git -C "$top" describe --tags --match 'v[0-9]*' --dirty 2>/dev/null)
-	if [ -n "$v" ]; then
-		echo "${v#v}"
-		exit 0
+   [ "$(git_top rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
+	v=$(git_top describe --tags --match 'v[0-9]*' --dirty 2>/dev/null)
+	v=${v#v}
+	if [ -z "$v" ]; then
+		h=$(git_top describe --always --dirty 2>/dev/null)
+		[ -n "$h" ] && v="$base-g$h"
 	fi
-	h=$(git -C "$top" describe --always --dirty 2>/dev/null)
-	[ -n "$h" ] && { echo "$base-g$h"; exit 0; }
 fi
-echo "$base"
+[ -n "$v" ] || v=$base
+case $v in
+*[!A-Za-z0-9.+~_-]*) v="$base-invalid" ;;
+esac
+echo "$v"

@@ -2,11 +2,14 @@
 /*
  * iproute2_abi.h - what a plugin of ip(8) shares with ip itself.
  *
- * iproute2 installs no header for its plugins: these declarations copy
- * its own (ip/ip_common.h struct link_util, include/json_print.h,
- * include/color.h, include/libnetlink.h), unchanged from 5.10 to 7.1.
- * print_uint() and print_string() are inline wrappers there; the
- * exported functions are print_color_*().
+ * iproute2 installs no header for its plugins and promises no ABI: these
+ * declarations copy its own (ip/ip_common.h struct link_util,
+ * include/json_print.h, include/color.h, include/libnetlink.h).  struct
+ * link_util is the same from 5.10 to 7.1; print_color_*() returned void
+ * in 5.10 (the int we declare is not read).  print_uint() and
+ * print_string() are inline wrappers there; the exported functions are
+ * print_color_*().  A struct link_util that changes would break "ip -d
+ * link" for mrc devices: upstreaming the kind is the lasting answer.
  */
 #ifndef _MRC_IPROUTE2_ABI_H
 #define _MRC_IPROUTE2_ABI_H

@@ -85,24 +85,28 @@ static int mrc_parse_opt(struct link_util *lu, int argc, char **argv,
 			return -1;
 		}
 		argc--, argv++;
+		/* a full request must not go out without the attribute */
 		if (!strcmp(key, "spray")) {
-			addattr_l(n, MRC_REQ_MAXLEN, IFLA_MRC_SPRAY, *argv,
-				  strlen(*argv) + 1);
+			if (addattr_l(n, MRC_REQ_MAXLEN, IFLA_MRC_SPRAY, *argv,
+				      strlen(*argv) + 1))
+				return -1;
 		} else if (!strcmp(key, "udp-port")) {
 			__u16 port;
 
 			if (mrc_parse_u32(key, *argv, 65535, &v))
 				return -1;
 			port = v;
-			addattr_l(n, MRC_REQ_MAXLEN, IFLA_MRC_UDP_PORT, &port,
-				  sizeof(port));
+			if (addattr_l(n, MRC_REQ_MAXLEN, IFLA_MRC_UDP_PORT, &port,
+				      sizeof(port)))
+				return -1;
 		} else {
 			if (mrc_parse_u32(key, *argv, 0xffffffffUL, &v))
 				return -1;
-			addattr_l(n, MRC_REQ_MAXLEN,
-				  strcmp(key, "max-msg-size") ?
-				  IFLA_MRC_EVS_PER_PLANE : IFLA_MRC_MAX_MSG_SIZE,
-				  &v, sizeof(v));
+			if (addattr_l(n, MRC_REQ_MAXLEN,
+				      strcmp(key, "max-msg-size") ?
+				      IFLA_MRC_EVS_PER_PLANE : IFLA_MRC_MAX_MSG_SIZE,
+				      &v, sizeof(v)))
+				return -1;
 		}
 	}
 	return 0;

@@ -25,12 +25,15 @@
 #define MRC_LINK_SPRAY_NAME_MAX	16
 
 /*
- * IFLA_MRC_* of "ip link add/set ... type mrc".
-
- * Ranges beyond the types' are checked by mrc_dev_configure(), with the
- * same messages as the generic netlink dev-set.
+ * IFLA_MRC_* of "ip link add/set ... type mrc".  Strict from the first
+ * attribute: rtnetlink parses IFLA_INFO_DATA with the deprecated
+ * (liberal) parser, which would take a u32 port's low half.
+ *
+ * Ranges beyond the types' are checked by mrc_dev_configure(), with its
+ * own messages (the generic netlink dev-set's policy checks them first).
  */
 const struct nla_policy mrc_link_policy[IFLA_MRC_MAX + 1] = {
+	[IFLA_MRC_UNSPEC] = { .strict_start_type = IFLA_MRC_UDP_PORT },
 	[IFLA_MRC_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[IFLA_MRC_MAX_MSG_SIZE] = { .type = NLA_U32 },
 	[IFLA_MRC_EVS_PER_PLANE] = { .type = NLA_U32 },
