@@ -55,6 +55,7 @@ const struct mrc_stats_field mrc_stats_fields[MRC_STATS_NR_FIELDS] = {
 	{ "tx_dropped", offsetof(struct mrc_stats, tx_dropped) },
 	{ "rx_dropped", offsetof(struct mrc_stats, rx_dropped) },
 };
+
 /* Every u64 before drops[] is a traffic counter in the table above. */
 static_assert(offsetof(struct mrc_stats, drops) ==
 	      MRC_STATS_NR_FIELDS * sizeof(u64));
