@@ -38,6 +38,13 @@ static bool txw_newest_valid(u32 newest_us, u32 now_us)
 	return now_us - newest_us <= MRC_TX_STALE_US;
 }
 
+/* A stale time becomes "long ago" (MRC_TX_LONG_AGO_US before @now_us). */
+static void txw_unstale(u32 *t_us, u32 now_us)
+{
+	if (!txw_newest_valid(*t_us, now_us))
+		*t_us = now_us - (u32)MRC_TX_LONG_AGO_US;
+}
+
 /* A delivery sent at @sent_us: newer, or @newest_us was stale. */
 static void txw_newest_update(u32 *newest_us, u32 sent_us, u32 now_us)
 {
@@ -114,12 +121,9 @@ int mrc_txwin_sent(struct mrc_txwin *w, struct mrc_txpath *paths, u32 psn,
 	 * looking recent: older than this transmission, and than any other
 	 * still in flight.  Once per 9 minutes without a delivery.
 	 */
-	if (!txw_newest_valid(g->newest_acked_us, now_us))
-		g->newest_acked_us = now_us - (u32)MRC_TX_LONG_AGO_US;
-	if (!txw_newest_valid(g->last_rx_us, now_us))
-		g->last_rx_us = now_us - (u32)MRC_TX_LONG_AGO_US;
-	if (!txw_newest_valid(w->newest_acked_us, now_us))
-		w->newest_acked_us = now_us - (u32)MRC_TX_LONG_AGO_US;
+	txw_unstale(&g->newest_acked_us, now_us);
+	txw_unstale(&g->last_rx_us, now_us);
+	txw_unstale(&w->newest_acked_us, now_us);
 
 	r->sent_us = now_us;
 	r->path_seq = p->next_seq++;
