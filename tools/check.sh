@@ -8,7 +8,8 @@
 #
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
-#          (ASan/UBSan), dkms build from dkms.conf (tools/dkms-check.sh),
+#          (ASan/UBSan), kernel-doc -Wall and docutils on the docs
+#          (tools/doc-check.sh), dkms build from dkms.conf (tools/dkms-check.sh),
 #          libFuzzer targets (20 s each), VM selftests on
 #          Debian's 6.1 kernel in two VMs at once (STOCK_VM2 of
 #          selftests/Makefile in the second), the two-VM test
@@ -136,6 +137,8 @@ stock)
 	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
 	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
 		"$out/nlspec.log" "$top/tools/nlspec.sh" check
+	# kernel-doc -Wall on drivers/net/mrc and include, docutils on every rst
+	tap_stage "docs: tools/doc-check.sh" "docs: " "$top/tools/doc-check.sh"
 	# dkms.conf builds mrc.ko for the stock kernel; nothing is left behind
 	tap_stage "dkms: tools/dkms-check.sh" "" "$top/tools/dkms-check.sh"
 	tap_stage "unit: make unit" "unit: " make -s -C "$top" unit
