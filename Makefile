@@ -13,6 +13,8 @@
 #   make check        build + style + sparse + unit tests + VM selftests on 6.1
 #   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak
 #   make check-twovm  only the two-VM test (tools/vm/run2, selftests/mrc_twovm.sh)
+#   make check-install make, make install, make uninstall and dkms in a bare
+#                     Debian 12 chroot (tools/install-check.sh)
 #   make setup        install every Debian package the tests need (apt-get, idempotent)
 #   make module       mrc.ko against Debian 12's stock kernel (the VMs' kernel)
 #   make tools        every tool and C selftest the VMs run
@@ -211,6 +213,12 @@ check-debug: setup
 check-debug-full: setup
 	@$(TOP)/tools/check.sh debug-full
 
+# A chroot of Debian 12 with only a compiler, the 6.1 headers, dkms, kmod
+# and libmnl (mmdebstrap, cached in .build/install-check/): make names
+# the missing package, make install/uninstall and dkms work there.
+check-install: setup
+	@$(TOP)/tools/install-check.sh
+
 # Two VMs linked by 4 multiqueue virtio-net NICs each (part of make check).
 check-twovm: module tools
 	$(TOP)/tools/vm/run2 --tap $(TOP)/selftests/mrc_twovm.sh $(TOP)/selftests/mrc_twovm_b.sh
@@ -243,4 +251,4 @@ clean:
 	rm -rf .build results
 
 .PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
-	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-version print-debug-ko clean
+	check check-debug check-debug-full check-twovm check-install demo bench vm-shell print-krel print-version print-debug-ko clean

@@ -8,7 +8,8 @@
 #
 #   stock: setup, module build (W=1, warning-free) against Debian's 6.1,
 #          checkpatch --strict, sparse C=2, userspace unit tests
-#          (ASan/UBSan), dkms build from dkms.conf (tools/dkms-check.sh),
+#          (ASan/UBSan), kernel-doc -Wall and docutils on the docs
+#          (tools/doc-check.sh), dkms build from dkms.conf (tools/dkms-check.sh),
 #          libFuzzer targets (20 s each), VM selftests on
 #          Debian's 6.1 kernel in two VMs at once (STOCK_VM2 of
 #          selftests/Makefile in the second), the two-VM test
@@ -22,7 +23,8 @@
 #          once (each runs its TCG vCPUs on one host thread, so one VM
 #          leaves a core of CI's two idle): DEBUG_VM2 in the second.
 #   debug-full: every selftest at its debug size, sysfuzz 60 s (~45 min),
-#          in the same two VMs.
+#          in the same two VMs; before them make, make install and dkms
+#          in a bare Debian 12 chroot (tools/install-check.sh).
 #
 # A stage that prints TAP and exits non-zero without a "not ok", or that
 # prints no result at all, gets a "not ok" naming it.
@@ -136,6 +138,8 @@ stock)
 	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
 	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
 		"$out/nlspec.log" "$top/tools/nlspec.sh" check
+	# kernel-doc -Wall on drivers/net/mrc and include, docutils on every rst
+	tap_stage "docs: tools/doc-check.sh" "docs: " "$top/tools/doc-check.sh"
 	# dkms.conf builds mrc.ko for the stock kernel; nothing is left behind
 	tap_stage "dkms: tools/dkms-check.sh" "" "$top/tools/dkms-check.sh"
 	tap_stage "unit: make unit" "unit: " make -s -C "$top" unit
@@ -171,6 +175,10 @@ debug|debug-full)
 	# The guest runs the host's mrcctl and C selftests: built here too,
 	# so make check-debug works on a fresh clone without make check.
 	stage "build: mrcctl and the C selftests" "$out/build-tools.log" make -C "$top" tools
+	# make, make install and dkms in a bare Debian 12 chroot: ~2 min of
+	# CPU (two builds of mrc.ko), too much for make check
+	[ "$kind" = debug ] ||
+		tap_stage "install: tools/install-check.sh" "" "$top/tools/install-check.sh"
 	if stage "debug kernel: built (or cached) from linux-source-6.12" \
 		"$out/debug-kernel.log" "$top/tools/vm/debug-kernel.sh"; then
 		kdir=$("$top/tools/vm/debug-kernel.sh" --print-dir)

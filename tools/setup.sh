@@ -15,6 +15,10 @@ pkgs=(
 	linux-headers-amd64 linux-source-6.12 sparse file
 	# make check: dkms builds mrc.ko from dkms.conf (tools/dkms-check.sh)
 	dkms
+	# make check: docutils parses every rst (tools/doc-check.sh)
+	python3-docutils
+	# make check-install: a bare Debian 12 chroot (tools/install-check.sh)
+	mmdebstrap
 	# VMs: Debian's stock kernel image, QEMU, busybox for the initramfs
 	linux-image-amd64 qemu-system-x86 busybox-static
 	# tools and tests inside the VM (the host root is the VM's root)

@@ -74,6 +74,7 @@ struct sockaddr_mrc {
  *	(maybe ahead of its last data), bit 3: everything the peer sent
  *	before its CLOSE arrived
  * @planes: number of planes the connection uses
+ * @reserved: zero
  * @paths: number of paths (EVs)
  * @id: our connection id
  * @peer_id: the peer's connection id

@@ -61,8 +61,13 @@ enum mrc_queue_type {
 
 /**
  * enum mrc_conn_state - State of a connection.
+ * @MRC_CONN_STATE_CLOSED: Never connected, or finished (closed, reset, timed
+ *   out).
+ * @MRC_CONN_STATE_LISTEN: A listening socket; its half-open children are
+ *   req-rcvd.
  * @MRC_CONN_STATE_REQ_SENT: connect() sent its REQ, waiting for the ACCEPT.
  * @MRC_CONN_STATE_REQ_RCVD: Half-open, waiting for the client to confirm.
+ * @MRC_CONN_STATE_ESTABLISHED: The handshake completed; data flows.
  * @MRC_CONN_STATE_TIME_WAIT: Both ends closed; waits briefly for stragglers.
  */
 enum mrc_conn_state {
@@ -91,6 +96,7 @@ enum mrc_nl_ev_state {
 
 /**
  * enum mrc_nl_drop_reason - Why a received packet was dropped.
+ * @MRC_DROP_REASON_NONE: Not dropped (never reported in a count).
  * @MRC_DROP_REASON_SHORT: Shorter than its headers.
  * @MRC_DROP_REASON_VERSION: Unknown wire version.
  * @MRC_DROP_REASON_TYPE: Unknown packet type.
