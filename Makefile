@@ -19,7 +19,7 @@
 #   make unit         userspace unit tests of the protocol core (ASan/UBSan)
 #   make fuzz         libFuzzer targets of the protocol core (FUZZ_SECS=60 each)
 #   make fuzz-kernel  syscall/genl fuzzing (mrcfuzz) for 10 min on the debug kernel
-#   make style        checkpatch.pl --strict on all sources
+#   make style        checkpatch.pl --strict on all sources, groff warnings of the man pages
 #   make sparse       sparse (C=2) on the module
 #   make debug-kernel build the debug kernel once per machine (cached)
 #   make vm-shell     interactive shell in a VM with mrc.ko loaded
@@ -194,7 +194,8 @@ style: setup
 		-f drivers/net/mrc/trace.h && \
 	$$cp $$opts --ignore PREFER_DEFINED_ATTRIBUTE_MACRO \
 		-f selftests/mrc_trim.bpf.c && \
-	echo "checkpatch: clean"
+	echo "checkpatch: clean" && \
+	$(TOP)/tools/mancheck.sh
 
 sparse: setup
 	@$(MAKE) -s -C $(TEST_KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
