@@ -78,6 +78,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 # ynl's cli.py (Linux >= 6.13) finds "--family mrc" in /usr/share/ynl/specs
 # (PREFIX=/usr); 6.12's takes the file: --spec $(YNL_SPECDIR)/mrc.yaml.
 YNL_SPECDIR ?= $(PREFIX)/share/ynl/specs
+# bash-completion loads completions/<command> on first use
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Plugins go where the distribution's programs look, whatever PREFIX is:
 # ip's lib dir (IP_LIB_DIR overrides it at run time) and Wireshark's
 # global Lua plugin dir (tshark -G folders).
@@ -108,6 +110,7 @@ INSTALL_FILES = \
 	tools/iproute2/link_mrc.so:$(IPLIBDIR):755 \
 	tools/iproute2/link_mrc_slave.so:$(IPLIBDIR):755 \
 	tools/wireshark/mrc.lua:$(WIRESHARK_PLUGDIR):644 \
+	tools/completion/mrcctl:$(BASHCOMPDIR):644 \
 	$(foreach f,$(MAN_PAGES),$(f):$(MANDIR)/man$(subst .,,$(suffix $(f))):644)
 
 install: all
