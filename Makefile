@@ -20,6 +20,7 @@
 #   make fuzz         libFuzzer targets of the protocol core (FUZZ_SECS=60 each)
 #   make fuzz-kernel  syscall/genl fuzzing (mrcfuzz) for 10 min on the debug kernel
 #   make style        checkpatch.pl --strict on all sources, groff warnings of the man pages
+#   make nlspec       regenerate the uapi header and Documentation/netlink/mrc.rst from the spec
 #   make sparse       sparse (C=2) on the module
 #   make debug-kernel build the debug kernel once per machine (cached)
 #   make vm-shell     interactive shell in a VM with mrc.ko loaded
@@ -200,6 +201,11 @@ style: setup
 	echo "checkpatch: clean" && \
 	$(TOP)/tools/mancheck.sh
 
+# include/uapi/linux/mrc_netlink.h and Documentation/netlink/mrc.rst from
+# Documentation/netlink/specs/mrc.yaml (make check: tools/nlspec.sh check)
+nlspec: setup
+	@$(TOP)/tools/nlspec.sh gen
+
 sparse: setup
 	@$(MAKE) -s -C $(TEST_KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
 	@! grep -qE '(warning|error):' $(TOP)/.sparse.log && echo "sparse: clean"
@@ -246,5 +252,5 @@ clean:
 	$(MAKE) -C selftests clean
 	rm -rf .build results
 
-.PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
+.PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style nlspec sparse \
 	check check-debug check-debug-full check-twovm demo bench vm-shell print-krel print-version print-debug-ko clean

@@ -134,7 +134,7 @@ stock)
 	fi
 	stage "style: checkpatch.pl --strict clean" "$out/style.log" make -C "$top" style
 	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
-	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
+	stage "netlink spec: uapi header and netlink/mrc.rst match mrc.yaml (ynl-gen-c, -rst)" \
 		"$out/nlspec.log" "$top/tools/nlspec.sh" check
 	# dkms.conf builds mrc.ko for the stock kernel; nothing is left behind
 	tap_stage "dkms: tools/dkms-check.sh" "" "$top/tools/dkms-check.sh"
