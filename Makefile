@@ -21,7 +21,8 @@
 #   make unit         userspace unit tests of the protocol core (ASan/UBSan)
 #   make fuzz         libFuzzer targets of the protocol core (FUZZ_SECS=60 each)
 #   make fuzz-kernel  syscall/genl fuzzing (mrcfuzz) for 10 min on the debug kernel
-#   make style        checkpatch.pl --strict on all sources
+#   make style        checkpatch.pl --strict on all sources, groff warnings of the man pages
+#   make nlspec       regenerate the uapi header and Documentation/netlink/mrc.rst from the spec
 #   make sparse       sparse (C=2) on the module
 #   make debug-kernel build the debug kernel once per machine (cached)
 #   make vm-shell     interactive shell in a VM with mrc.ko loaded
@@ -80,6 +81,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 # ynl's cli.py (Linux >= 6.13) finds "--family mrc" in /usr/share/ynl/specs
 # (PREFIX=/usr); 6.12's takes the file: --spec $(YNL_SPECDIR)/mrc.yaml.
 YNL_SPECDIR ?= $(PREFIX)/share/ynl/specs
+# bash-completion loads completions/<command> on first use
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Plugins go where the distribution's programs look, whatever PREFIX is:
 # ip's lib dir (IP_LIB_DIR overrides it at run time) and Wireshark's
 # global Lua plugin dir (tshark -G folders).
@@ -110,6 +113,7 @@ INSTALL_FILES = \
 	tools/iproute2/link_mrc.so:$(IPLIBDIR):755 \
 	tools/iproute2/link_mrc_slave.so:$(IPLIBDIR):755 \
 	tools/wireshark/mrc.lua:$(WIRESHARK_PLUGDIR):644 \
+	tools/completion/mrcctl:$(BASHCOMPDIR):644 \
 	$(foreach f,$(MAN_PAGES),$(f):$(MANDIR)/man$(subst .,,$(suffix $(f))):644)
 
 install: all
@@ -196,7 +200,13 @@ style: setup
 		-f drivers/net/mrc/trace.h && \
 	$$cp $$opts --ignore PREFER_DEFINED_ATTRIBUTE_MACRO \
 		-f selftests/mrc_trim.bpf.c && \
-	echo "checkpatch: clean"
+	echo "checkpatch: clean" && \
+	$(TOP)/tools/mancheck.sh
+
+# include/uapi/linux/mrc_netlink.h and Documentation/netlink/mrc.rst from
+# Documentation/netlink/specs/mrc.yaml (make check: tools/nlspec.sh check)
+nlspec: setup
+	@$(TOP)/tools/nlspec.sh gen
 
 sparse: setup
 	@$(MAKE) -s -C $(TEST_KDIR) M=$(TOP) MRC_VERSION=$(MRC_VERSION) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
@@ -250,5 +260,5 @@ clean:
 	$(MAKE) -C selftests clean
 	rm -rf .build results
 
-.PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style sparse \
+.PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style nlspec sparse \
 	check check-debug check-debug-full check-twovm check-install demo bench vm-shell print-krel print-version print-debug-ko clean

@@ -19,6 +19,10 @@
 #   - the RESET nobody can forge (the ids it could obtain: none, so it
 #     guesses) is dropped by ib as no-conn, and the connection then
 #     completes, every byte verified.
+# Connections tie to processes: conn show gives each socket's owner (uid)
+# and inode, the same as /proc/PID/fd of the process holding it: root's
+# sender in ia; at the end, nobody's receiver in ia accepts a connection
+# from root's sender in ib, whose orphan, once it is killed, has neither.
 # Control (the test can fail): the same forging program run as root reads
 # the real ids from the dump, and its RESET resets ib's connection
 # (ECONNRESET at the application).  Before the ids were hidden, nobody's
@@ -34,7 +38,7 @@ HELPER=$MRC_TOP/selftests/mrc_ids.py
 NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-trap '_ns_cleanup; kill $spid $rpid 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '_ns_cleanup; kill -9 $spid $rpid $npid $n2pid 2>/dev/null; rm -rf "$tmp"' EXIT
 # MSGS messages of 8000 bytes (16 MB): more than the receiver's credit
 # (about 7 MB) and the sender's buffer, so the sender is still sending
 # when it is stopped, however late that happens.
@@ -82,10 +86,29 @@ ID=$(mrcctl -n $NA -j conn show | python3 -c 'import json,sys; print(json.load(s
 PEER_ID=$(mrcctl -n $NA -j conn show | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["peer_id"])')
 check_match "root sees both ids ($ID, $PEER_ID)" "^[0-9a-f]{8} [0-9a-f]{8}$" "$ID $PEER_ID"
 
+# ---- owners and inodes (root's; nobody's at the end) -----------------------------
+sock_inodes() {	# sock_inodes PID: the inodes of the sockets PID holds
+	local l
+	for l in $(readlink /proc/"$1"/fd/*); do
+		[[ $l =~ ^socket:\[([0-9]+)\]$ ]] && echo "${BASH_REMATCH[1]}"
+	done | sort -n | xargs
+}
+# the uid and inode of the connections in NS with an end at PORT
+owners() {	# owners NS PORT
+	mrcctl -n "$1" -j conn show | python3 -c 'import json,sys
+port = int(sys.argv[1])
+print("; ".join("uid=%s inode=%s" % (c.get("uid"), c.get("inode"))
+                for c in json.load(sys.stdin)
+                if port in (c["local"]["port"], c["peer"]["port"])))' "$2" 2>&1
+}
+SINO=$(sock_inodes $spid)
+check_eq "ia: conn show -j gives root's sender ($spid) uid 0 and the inode /proc/$spid/fd has" \
+	"uid=0 inode=$SINO" "$(owners $NA 7300)"
+
 # ---- what nobody sees ------------------------------------------------------------
 out=$(ip netns exec $NA $NOBODY mrcctl conn show 2>&1)
 check_match "nobody: conn show says the id is hidden" \
-	"^mrc0 \(id hidden: needs CAP_NET_ADMIN\): established 10\.0\.0\.1:[0-9]+ -> 10\.0\.0\.2:7300 planes 1 paths 32 ack-data host-delay$" \
+	"^mrc0 \(id hidden: needs CAP_NET_ADMIN\): established 10\.0\.0\.1:[0-9]+ -> 10\.0\.0\.2:7300 planes 1 paths 32 ack-data host-delay uid 0 ino $SINO$" \
 	"$(head -1 <<<"$out")"
 check_eq "nobody: conn show has no id anywhere" "" "$(grep -iE "$ID|$PEER_ID|peer-id" <<<"$out")"
 out=$(ip netns exec $NA $NOBODY mrcctl -j -s conn show 2>&1)
@@ -183,6 +206,48 @@ check_match "control: ib's application gets ECONNRESET" "Connection reset by pee
 kill -9 $spid 2>/dev/null
 wait $spid $rpid 2>/dev/null
 spid= rpid=
+
+# ---- nobody's connection: uid and inode --------------------------------------------
+# nobody's receiver in ia; root's sender in ib connects to it through ib's
+# mrc0, named by -i (bound to the device, then connect()), and is stopped.
+mkdir -m 777 "$tmp/nobody"
+ip netns exec $NA $NOBODY mrcat -l -p 7399 -m 0 -t 300 -r "$tmp/nobody/ready" \
+	>"$tmp/nobody/recv" 2>&1 &
+npid=$!
+for _ in $(seq 200); do [ -e "$tmp/nobody/ready" ] && break; sleep 0.05; done
+LINO=$(sock_inodes $npid)	# its listener's
+ip netns exec $NB mrcat -c 10.0.0.1 -p 7399 -m 1000000 -t 300 -r "$tmp/nobody/conn" \
+	-i "$(ip netns exec $NB cat /sys/class/net/mrc0/ifindex)" >"$tmp/nobody/send" 2>&1 &
+n2pid=$!
+for _ in $(seq 400); do [ -e "$tmp/nobody/conn" ] && break; sleep 0.05; done
+kill -STOP $n2pid
+for _ in $(seq 100); do	# accepted: the receiver's second socket
+	AINO=$(sock_inodes $npid | tr ' ' '\n' | grep -vx "$LINO" | xargs)
+	[ -n "$AINO" ] && break
+	sleep 0.05
+done
+check_eq "ia: the connection nobody's receiver ($npid) accepted: uid 65534 and the inode /proc/$npid/fd has" \
+	"uid=65534 inode=$AINO" "$(owners $NA 7399)"
+check_match "ia: conn show (text, as nobody) ends its head with that uid and inode" \
+	"^mrc0 \(id hidden: needs CAP_NET_ADMIN\): established 10\.0\.0\.1:7399 -> 10\.0\.0\.2:[0-9]+ planes 1 paths 32 ack-data host-delay uid 65534 ino $AINO$" \
+	"$(ip netns exec $NA $NOBODY mrcctl conn show | grep ' uid 65534 ')"
+check_eq "ib: root's sender ($n2pid, connected with -i): uid 0 and the inode /proc/$n2pid/fd has" \
+	"uid=0 inode=$(sock_inodes $n2pid)" "$(owners $NB 7399)"
+# An orphan has neither: the sender killed, its socket closed, while the
+# receiver (stopped) does not close its end; the orphan waits for that
+# for orphan_fin_timeout_ms or the dead-peer time (10 s each).
+kill -STOP $npid
+kill -9 $n2pid
+wait $n2pid 2>/dev/null
+check_eq "ib: the killed sender's connection is an orphan without uid and inode" \
+	"orphan=True uid=False inode=False" \
+	"$(mrcctl -n $NB -j conn show | python3 -c 'import json,sys
+for c in json.load(sys.stdin):
+    if c["peer"]["port"] == 7399:
+        print("orphan=%s uid=%s inode=%s" % (c["orphan"], "uid" in c, "inode" in c))' 2>&1)"
+kill -9 $npid
+wait $npid 2>/dev/null
+npid= n2pid=
 
 rm -rf "$tmp"
 tap_end

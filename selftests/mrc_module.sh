@@ -71,6 +71,37 @@ check_fails "writing a read-only parameter is refused" \
 check_eq "family is unchanged after the refused write" \
 	"$(uapi_define MRC_FAMILY_DEFAULT)" "$(cat $params/family)"
 
+# /proc/net/protocols counts the sockets of each namespace (its "sockets"
+# column, sock_prot_inuse_add() at creation and destruction): 7 sockets
+# opened in a fresh namespace show as 7 there and not in the initial one
+# (/proc/1/net), and the count is 0 again once they are closed (a socket
+# is destroyed after an RCU grace period: waited for, up to 2 s).
+ns_create mp
+out=$(ip netns exec mp python3 -c '
+import socket, sys, time
+def count(pid):
+    for line in open("/proc/%s/net/protocols" % pid):
+        f = line.split()
+        if f[0] == "MRC":
+            return f[2]
+    return "none"
+res = [count("self"), count(1)]
+socks = [socket.socket(int(sys.argv[1]), socket.SOCK_SEQPACKET) for _ in range(7)]
+res += [count("self"), count(1)]
+for s in socks:
+    s.close()
+for _ in range(100):
+    if count("self") == "0":
+        break
+    time.sleep(0.02)
+res += [count("self"), count(1)]
+print("netns %s -> %s -> %s, initial netns %s -> %s -> %s" % tuple(res[0::2] + res[1::2]))
+' "$(mrc_family)" 2>&1)
+init=$(awk '$1 == "MRC" { print $3 }' /proc/net/protocols)
+check_eq "/proc/net/protocols counts MRC sockets per namespace: 0, 7 open, 0 after close" \
+	"netns 0 -> 7 -> 0, initial netns $init -> $init -> $init" "$out"
+ip netns del mp
+
 check "rmmod mrc" rmmod mrc
 check_fails "unloaded: /sys/module/mrc is gone" test -e /sys/module/mrc
 

@@ -136,7 +136,7 @@ stock)
 	fi
 	stage "style: checkpatch.pl --strict clean" "$out/style.log" make -C "$top" style
 	stage "sparse: C=2 clean" "$out/sparse.log" make -C "$top" sparse
-	stage "netlink spec: uapi header matches mrc.yaml (ynl-gen-c)" \
+	stage "netlink spec: uapi header and netlink/mrc.rst match mrc.yaml (ynl-gen-c, -rst)" \
 		"$out/nlspec.log" "$top/tools/nlspec.sh" check
 	# kernel-doc -Wall on drivers/net/mrc and include, docutils on every rst
 	tap_stage "docs: tools/doc-check.sh" "docs: " "$top/tools/doc-check.sh"

@@ -26,6 +26,8 @@ pkgs=(
 	python3-yaml python3-jsonschema libmnl-dev pkg-config
 	# the Wireshark dissector's test (mrc_dissect.sh): capture, decode
 	tcpdump tshark
+	# make style: the man pages format without groff warnings (tools/mancheck.sh)
+	man-db
 	# libFuzzer targets of the protocol core (make fuzz)
 	clang-14 libclang-rt-14-dev
 	# make bench: MPTCP (mptcpize), Soft-RoCE (perftest), plots, event

@@ -71,6 +71,8 @@ static const enum mnl_attr_data_type conn_types[MRC_A_CONN_MAX + 1] = {
 	[MRC_A_CONN_SPURIOUS] = MNL_TYPE_U64,
 	[MRC_A_CONN_REO_MULT] = MNL_TYPE_U32,
 	[MRC_A_CONN_CAPS] = MNL_TYPE_U32,
+	[MRC_A_CONN_UID] = MNL_TYPE_U32,
+	[MRC_A_CONN_INODE] = MNL_TYPE_U64,
 	/* multi-attr, walked in order: PLANE (conn_plane_types) */
 };
 
@@ -460,6 +462,11 @@ void conn_print(const struct nlmsghdr *nlh, const char *event)
 			   mnl_attr_get_u32(tb[MRC_A_CONN_CAPS]) &
 			   MRC_CONN_CAPS_HOST_DELAY);
 	}
+	/* the socket's owner and inode, as ss shows them (absent: orphan) */
+	if (tb[MRC_A_CONN_UID])
+		print_u64("uid", "uid", mnl_attr_get_u32(tb[MRC_A_CONN_UID]));
+	if (tb[MRC_A_CONN_INODE])
+		print_u64("inode", "ino", mnl_attr_get_u64(tb[MRC_A_CONN_INODE]));
 	print_bool(NULL, "orphan", orphan);
 
 	conn_print_fields(tb, conn_snd_fields, ARRAY_SIZE(conn_snd_fields),

@@ -307,6 +307,9 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 		/* and spurious losses, the reordering window they grew */
 		mnl_attr_put_u64(nlh, MRC_A_CONN_SPURIOUS, 5);
 		mnl_attr_put_u32(nlh, MRC_A_CONN_REO_MULT, 2);
+		/* the socket's owner and an inode above 32 bits */
+		mnl_attr_put_u32(nlh, MRC_A_CONN_UID, 1000);
+		mnl_attr_put_u64(nlh, MRC_A_CONN_INODE, 4294967301ULL);
 		put_plane(nlh, plane0, cc0);
 		put_plane(nlh, plane3, cc3);
 		break;
@@ -339,6 +342,8 @@ static struct nlmsghdr *conn_msg(enum conn_kind kind)
 		mnl_attr_put_u32(nlh, MRC_A_CONN_PLANES, 0);
 		mnl_attr_put_u32(nlh, MRC_A_CONN_PATHS, 0);
 		put_conn_counters(nlh, zero);
+		mnl_attr_put_u32(nlh, MRC_A_CONN_UID, 0);
+		mnl_attr_put_u64(nlh, MRC_A_CONN_INODE, 12345);
 		break;
 	case CONN_BARE:
 		/* most attributes missing, some malformed, some unknown */
@@ -526,7 +531,7 @@ static void check(const char *what, char *got, const char *want)
 }
 
 static const char conn_text[] =
-	"lo 1a2b3c4d: established 10.0.0.1:49152 -> 10.1.0.2:7000 peer-id 9f8e7d6c planes 4 paths 32 ack-data host-delay\n"
+	"lo 1a2b3c4d: established 10.0.0.1:49152 -> 10.1.0.2:7000 peer-id 9f8e7d6c planes 4 paths 32 ack-data host-delay uid 1000 ino 4294967301\n"
 	"    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0 reo-mult 2\n"
 	"    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 spurious 5 rto 0 acks 753 acks-on-data 250 bursts 301 burst-pkts 1204 chunks 54 chunk-segs 703 chunk-alone 12\n"
 	"    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 acks-on-data 248 ce 0 bursts 3 burst-pkts 11\n"
@@ -536,16 +541,16 @@ static const char conn_text[] =
 	"    seg 8952 srtt 31us rttvar 7us rto 200000us in-flight 64 lost 2 window 0 snd-queue 17\n"
 	"    tx msgs 1 bytes 2 pkts 3 retrans 4 rto 5 acks 10\n"
 	"    rx msgs 6 bytes 7 pkts 8 dups 9 acks 11 ce 12\n"
-	"lo 0000abcd: listen *:7000 -> * peer-id 00000000 planes 0 paths 0\n"
+	"lo 0000abcd: listen *:7000 -> * peer-id 00000000 planes 0 paths 0 uid 0 ino 12345\n"
 	"    seg 0 srtt 0us rttvar 0us rto 0us in-flight 0 lost 0 window 0 snd-queue 0\n"
 	"    tx msgs 0 bytes 0 pkts 0 retrans 0 rto 0 acks 0\n"
 	"    rx msgs 0 bytes 0 pkts 0 dups 0 acks 0 ce 0\n";
 
 /* the JSON objects of conn_text's connections */
 static const char *const conn_json[] = {
-	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"host_delay\":true,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0},\"rounds\":120,\"ecn_cuts\":3,\"delay_cuts\":1,\"losses\":0},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1},\"rounds\":5000000000,\"ecn_cuts\":0,\"delay_cuts\":7,\"losses\":9}]}",
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"1a2b3c4d\",\"peer_id\":\"9f8e7d6c\",\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"host_delay\":true,\"uid\":1000,\"inode\":4294967301,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0},\"rounds\":120,\"ecn_cuts\":3,\"delay_cuts\":1,\"losses\":0},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1},\"rounds\":5000000000,\"ecn_cuts\":0,\"delay_cuts\":7,\"losses\":9}]}",
 	"{\"dev_ifindex\":100005,\"id\":\"00000042\",\"peer_id\":\"ffffffff\",\"state\":\"time-wait\",\"local\":{\"addr\":\"fd00::1\",\"port\":7000},\"peer\":{\"addr\":\"fd00:1::2\",\"port\":65535},\"orphan\":true,\"planes\":2,\"paths\":8,\"ack_data\":false,\"host_delay\":false,\"seg_size\":8952,\"srtt_us\":31,\"rttvar_us\":7,\"rto_us\":200000,\"in_flight\":64,\"lost\":2,\"window\":0,\"snd_queue\":17,\"tx\":{\"msgs\":1,\"bytes\":2,\"pkts\":3,\"retrans\":4,\"rto\":5,\"acks\":10},\"rx\":{\"msgs\":6,\"bytes\":7,\"pkts\":8,\"dups\":9,\"acks\":11,\"ce\":12},\"per_plane\":[]}",
-	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"0000abcd\",\"peer_id\":\"00000000\",\"state\":\"listen\",\"local\":{\"addr\":\"*\",\"port\":7000},\"peer\":{\"addr\":\"*\",\"port\":0},\"orphan\":false,\"planes\":0,\"paths\":0,\"seg_size\":0,\"srtt_us\":0,\"rttvar_us\":0,\"rto_us\":0,\"in_flight\":0,\"lost\":0,\"window\":0,\"snd_queue\":0,\"tx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"retrans\":0,\"rto\":0,\"acks\":0},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"dups\":0,\"acks\":0,\"ce\":0},\"per_plane\":[]}",
+	"{\"dev\":\"lo\",\"dev_ifindex\":1,\"id\":\"0000abcd\",\"peer_id\":\"00000000\",\"state\":\"listen\",\"local\":{\"addr\":\"*\",\"port\":7000},\"peer\":{\"addr\":\"*\",\"port\":0},\"orphan\":false,\"planes\":0,\"paths\":0,\"uid\":0,\"inode\":12345,\"seg_size\":0,\"srtt_us\":0,\"rttvar_us\":0,\"rto_us\":0,\"in_flight\":0,\"lost\":0,\"window\":0,\"snd_queue\":0,\"tx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"retrans\":0,\"rto\":0,\"acks\":0},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":0,\"dups\":0,\"acks\":0,\"ce\":0},\"per_plane\":[]}",
 };
 
 static const char path_text[] =
@@ -695,7 +700,7 @@ int main(void)
 	      run(CONN_ONE, true, false, false, "path-change"), want);
 	free(want);
 	check("conn text, ids hidden", run(CONN_HIDDEN_IDS, false, false, false, NULL),
-	      "lo (id hidden: needs CAP_NET_ADMIN): established 10.0.0.1:49152 -> 10.1.0.2:7000 planes 4 paths 32 ack-data host-delay\n"
+	      "lo (id hidden: needs CAP_NET_ADMIN): established 10.0.0.1:49152 -> 10.1.0.2:7000 planes 4 paths 32 ack-data host-delay uid 1000 ino 4294967301\n"
 	      "    seg 1436 srtt 592us rttvar 100us rto 20000us in-flight 3 lost 0 window 1000 snd-queue 0 reo-mult 2\n"
 	      "    tx msgs 200 bytes 2021354 pkts 1506 retrans 0 spurious 5 rto 0 acks 753 acks-on-data 250 bursts 301 burst-pkts 1204 chunks 54 chunk-segs 703 chunk-alone 12\n"
 	      "    rx msgs 0 bytes 0 pkts 1 dups 0 acks 754 acks-on-data 248 ce 0 bursts 3 burst-pkts 11\n"
@@ -703,7 +708,7 @@ int main(void)
 	      "    plane 3 cwnd 14360 in-flight 0 srtt 2000us base-rtt 1500us ecn 100.0% evs good 2 skip 0 bad 5 denied 1 rounds 5000000000 ecn-cuts 0 delay-cuts 7 losses 9\n");
 	/* conn_json[0] without "id" and "peer_id", with "ids_hidden" */
 	check("conn json, ids hidden", run(CONN_HIDDEN_IDS, true, false, false, NULL),
-	      "[{\"dev\":\"lo\",\"dev_ifindex\":1,\"ids_hidden\":true,\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"host_delay\":true,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0},\"rounds\":120,\"ecn_cuts\":3,\"delay_cuts\":1,\"losses\":0},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1},\"rounds\":5000000000,\"ecn_cuts\":0,\"delay_cuts\":7,\"losses\":9}]}]\n");
+	      "[{\"dev\":\"lo\",\"dev_ifindex\":1,\"ids_hidden\":true,\"state\":\"established\",\"local\":{\"addr\":\"10.0.0.1\",\"port\":49152},\"peer\":{\"addr\":\"10.1.0.2\",\"port\":7000},\"orphan\":false,\"planes\":4,\"paths\":32,\"ack_data\":true,\"host_delay\":true,\"uid\":1000,\"inode\":4294967301,\"seg_size\":1436,\"srtt_us\":592,\"rttvar_us\":100,\"rto_us\":20000,\"in_flight\":3,\"lost\":0,\"window\":1000,\"snd_queue\":0,\"reo_mult\":2,\"tx\":{\"msgs\":200,\"bytes\":2021354,\"pkts\":1506,\"retrans\":0,\"spurious\":5,\"rto\":0,\"acks\":753,\"acks_on_data\":250,\"bursts\":301,\"burst_pkts\":1204,\"chunks\":54,\"chunk_segs\":703,\"chunk_alone\":12},\"rx\":{\"msgs\":0,\"bytes\":0,\"pkts\":1,\"dups\":0,\"acks\":754,\"acks_on_data\":248,\"ce\":0,\"bursts\":3,\"burst_pkts\":11},\"per_plane\":[{\"plane\":0,\"cwnd\":150000,\"in_flight\":43080,\"srtt_us\":31,\"base_rtt_us\":24,\"ecn_ppm\":12345,\"evs\":{\"good\":7,\"skip\":1,\"bad\":0,\"denied\":0},\"rounds\":120,\"ecn_cuts\":3,\"delay_cuts\":1,\"losses\":0},{\"plane\":3,\"cwnd\":14360,\"in_flight\":0,\"srtt_us\":2000,\"base_rtt_us\":1500,\"ecn_ppm\":1000000,\"evs\":{\"good\":2,\"skip\":0,\"bad\":5,\"denied\":1},\"rounds\":5000000000,\"ecn_cuts\":0,\"delay_cuts\":7,\"losses\":9}]}]\n");
 	check("path text", run(PATHS, false, false, false, NULL), path_text);
 	/* three connections: each starts where the index stops growing */
 	check("path text, ids hidden", run(PATH_HIDDEN, false, false, false, NULL),

@@ -27,6 +27,7 @@
 #include <linux/capability.h>
 #include <linux/inetdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/uidgid.h>
 #include <net/addrconf.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
@@ -231,6 +232,9 @@ static int mrc_nl_put_planes(struct sk_buff *skb, const struct mrc_nl_plane *pl,
  * @dev_ifindex: the mrc device (0: none)
  * @npl: entries of @pl
  * @orphan: the socket was closed by its owner
+ * @has_sock: a socket holds the connection (@uid and @ino are set)
+ * @uid: owner of the socket (sock_i_uid())
+ * @ino: inode number of the socket (sock_i_ino())
  * @pl: per-plane state
  */
 struct mrc_nl_conn {
@@ -240,6 +244,9 @@ struct mrc_nl_conn {
 	u32 dev_ifindex;
 	u32 npl;
 	bool orphan;
+	bool has_sock;
+	kuid_t uid;
+	unsigned long ino;
 	struct mrc_nl_plane pl[MRC_MAX_RAILS];
 };
 
@@ -254,12 +261,32 @@ static size_t mrc_nl_conn_size(u32 npl)
 		       10 * nla_total_size(sizeof(u32)) +	/* plane..denied */
 		       4 * nla_total_size_64bit(sizeof(u64));	/* rounds..losses */
 
-	return 16 * nla_total_size(sizeof(u32)) +
+	return 17 * nla_total_size(sizeof(u32)) +		/* with uid */
 	       2 * nla_total_size(sizeof(u16)) +		/* ports */
 	       2 * nla_total_size(sizeof(struct in6_addr)) +
 	       nla_total_size(sizeof(u8)) +			/* orphan */
-	       22 * nla_total_size_64bit(sizeof(u64)) +
+	       23 * nla_total_size_64bit(sizeof(u64)) +		/* with inode */
 	       npl * plane;
+}
+
+/*
+ * The owner and inode of @sk's socket, as sock_i_uid() and sock_i_ino()
+ * read them, in one section of sk_callback_lock: sock_orphan() and
+ * sock_graft() change sk_socket under it, so both come from the same
+ * socket, or neither (an orphan, a child not accepted yet).
+ */
+static void mrc_nl_snap_owner(struct sock *sk, struct mrc_nl_conn *c)
+{
+	struct socket *sock;
+
+	read_lock_bh(&sk->sk_callback_lock);
+	sock = sk->sk_socket;
+	c->has_sock = sock;
+	if (sock) {
+		c->uid = SOCK_INODE(sock)->i_uid;
+		c->ino = SOCK_INODE(sock)->i_ino;
+	}
+	read_unlock_bh(&sk->sk_callback_lock);
 }
 
 /*
@@ -279,14 +306,17 @@ static void mrc_nl_snap_conn(struct mrc_sock *ms, struct mrc_nl_conn *c)
 	c->dev_ifindex = ms->mdev ? ms->mdev->dev->ifindex : 0;
 	mrc_conn_spin_unlock(ms);
 	c->orphan = sock_flag(&ms->sk, SOCK_DEAD);
+	mrc_nl_snap_owner(&ms->sk, c);
 }
 
 /*
  * The message of snapshot @c; @ids: with the connection's and its peer's
- * id (only for CAP_NET_ADMIN).
+ * id (only for CAP_NET_ADMIN); @uns: the requester's user namespace, the
+ * owner's uid is given in it (NULL: no uid, for a multicast).
  */
 static int mrc_nl_put_conn(struct sk_buff *skb, const struct mrc_nl_conn *c,
-			   u8 cmd, u32 portid, u32 seq, int flags, bool ids)
+			   u8 cmd, u32 portid, u32 seq, int flags, bool ids,
+			   struct user_namespace *uns)
 {
 	const struct mrc_info *i = &c->i;
 	void *hdr;
@@ -343,6 +373,10 @@ static int mrc_nl_put_conn(struct sk_buff *skb, const struct mrc_nl_conn *c,
 	    nla_put_u32(skb, MRC_A_CONN_CAPS, i->caps) ||
 	    nla_put_u64_64bit(skb, MRC_A_CONN_SPURIOUS, i->spurious, MRC_A_CONN_PAD) ||
 	    nla_put_u32(skb, MRC_A_CONN_REO_MULT, i->reo_mult) ||
+	    (c->has_sock && uns &&
+	     nla_put_u32(skb, MRC_A_CONN_UID, from_kuid_munged(uns, c->uid))) ||
+	    (c->has_sock &&
+	     nla_put_u64_64bit(skb, MRC_A_CONN_INODE, c->ino, MRC_A_CONN_PAD)) ||
 	    mrc_nl_put_planes(skb, c->pl, c->npl)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -353,10 +387,11 @@ static int mrc_nl_put_conn(struct sk_buff *skb, const struct mrc_nl_conn *c,
 
 /*
  * A message of its own for @ms, sized for its planes (conn-get do,
- * path-change-ntf).
+ * path-change-ntf); @uns: see mrc_nl_put_conn().
  */
 static struct sk_buff *mrc_nl_conn_msg(struct mrc_sock *ms, u8 cmd, u32 portid,
-				       u32 seq, gfp_t gfp)
+				       u32 seq, gfp_t gfp,
+				       struct user_namespace *uns)
 {
 	struct mrc_nl_conn *c;
 	struct sk_buff *skb;
@@ -368,7 +403,7 @@ static struct sk_buff *mrc_nl_conn_msg(struct mrc_sock *ms, u8 cmd, u32 portid,
 	mrc_nl_snap_conn(ms, c);
 	skb = genlmsg_new(mrc_nl_conn_size(c->npl), gfp);
 	if (skb) {
-		err = mrc_nl_put_conn(skb, c, cmd, portid, seq, 0, true);
+		err = mrc_nl_put_conn(skb, c, cmd, portid, seq, 0, true, uns);
 		/* sized for it: mrc_nl_conn_size() misses an attribute */
 		WARN_ON_ONCE(err == -EMSGSIZE);
 		if (err) {
@@ -1070,7 +1105,8 @@ static int mrc_nl_conn_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOENT;
 	}
 	msg = mrc_nl_conn_msg(ms, MRC_CMD_CONN_GET, info->snd_portid,
-			      info->snd_seq, GFP_KERNEL);
+			      info->snd_seq, GFP_KERNEL,
+			      sk_user_ns(NETLINK_CB(skb).sk));
 	sock_put(&ms->sk);
 	if (IS_ERR(msg))
 		return PTR_ERR(msg);
@@ -1141,7 +1177,8 @@ static int mrc_nl_conn_get_dumpit(struct sk_buff *skb,
 					err = mrc_nl_put_conn(skb, c, MRC_CMD_CONN_GET,
 							      NETLINK_CB(cb->skb).portid,
 							      cb->nlh->nlmsg_seq,
-							      NLM_F_MULTI, ids);
+							      NLM_F_MULTI, ids,
+							      sk_user_ns(NETLINK_CB(cb->skb).sk));
 				}
 				if (!err)
 					cb->args[1]++;
@@ -1343,7 +1380,7 @@ void mrc_nl_notify_paths(struct mrc_sock *ms)
 
 	if (!genl_has_listeners(&mrc_genl_family, net, MRC_NLGRP_CONNS))
 		return;
-	skb = mrc_nl_conn_msg(ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, GFP_ATOMIC);
+	skb = mrc_nl_conn_msg(ms, MRC_CMD_PATH_CHANGE_NTF, 0, 0, GFP_ATOMIC, NULL);
 	mrc_nl_multicast(net, skb, MRC_NLGRP_CONNS, GFP_ATOMIC);
 }
 
