@@ -9,6 +9,7 @@
  */
 #include "unit.h"
 #include "core/ev.h"
+#include "core/evindex.h"
 #include "core/spray.h"
 #include "core/txwin.h"
 
@@ -23,7 +24,19 @@ struct sp {
 	u32 cursor;
 	struct mrc_spray_ctx c;
 	struct mrc_txpath fl[256];
+	u64 xbuf[256];		/* the EV index: mrc_evx_size(256, 32) = 1544 */
 };
+
+/* (Re)build the EV index over the EVs and planes the context has. */
+static void sp_index(struct sp *s)
+{
+	struct mrc_ev_index *x = (struct mrc_ev_index *)s->xbuf;
+
+	if (mrc_evx_size(s->c.nevs, s->c.nplanes) > sizeof(s->xbuf) ||
+	    mrc_evx_init(x, s->evs, s->c.nevs, s->c.nplanes))
+		abort();
+	s->c.index = x;
+}
 
 /* "mrc" draws two EVs and takes the one with fewer packets in flight. */
 static void sp_flight(struct sp *s)
@@ -54,11 +67,14 @@ static void sp_init(struct sp *s, u32 npl, u32 per)
 	s->c.rng = &s->rng;
 	s->c.cursor = &s->cursor;
 	s->c.avoid_plane = MRC_SPRAY_NO_AVOID;
+	sp_index(s);
 }
 
-static void set_state(struct mrc_ev *e, u8 state)
+/* A state change, reported to the index as the module does. */
+static void set_state(struct sp *s, u32 i, u8 state)
 {
-	e->state = state;
+	s->evs[i].state = state;
+	mrc_evx_update((struct mrc_ev_index *)s->xbuf, s->evs, i);
 }
 
 TEST(spray_find)
@@ -261,11 +277,14 @@ TEST(spray_eligibility_random)
 		s.c.nevs = nev;
 		s.c.nplanes = npl;
 		s.cursor = unit_rand32();
+		sp_index(&s);
 		for (i = 0; i < nev; i++) {
 			mrc_ev_init(&s.evs[i], i, unit_rand32() % (npl + 1), 0);
-			set_state(&s.evs[i], unit_rand32() % 4 ?
+			mrc_evx_update((struct mrc_ev_index *)s.xbuf, s.evs, i);
+			set_state(&s, i, unit_rand32() % 4 ?
 				  unit_rand32() % 4 : MRC_EV_GOOD);
 		}
+		ASSERT_TRUE(mrc_evx_check(s.c.index, s.evs, nev));
 		for (i = 0; i < npl; i++) {
 			s.planes[i].avail = unit_rand32() % 3 ?
 					    unit_rand32() >> (unit_rand32() % 32) : 0;
@@ -338,22 +357,25 @@ TEST(spray_none)
 		/* Every EV ASSUMED_BAD or DENIED. */
 		sp_init(&s, NPL, PER);
 		for (i = 0; i < NEV; i++)
-			set_state(&s.evs[i], i % 2 ? MRC_EV_ASSUMED_BAD :
+			set_state(&s, i, i % 2 ? MRC_EV_ASSUMED_BAD :
 				  MRC_EV_DENIED);
 		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
 		/* No EVs, no planes. */
 		sp_init(&s, NPL, PER);
 		s.c.nevs = 0;
+		sp_index(&s);
 		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
 		sp_init(&s, NPL, PER);
 		s.c.nplanes = 0;
+		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
+		sp_index(&s);
 		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
 		/* The only plane with a window has no usable EV. */
 		sp_init(&s, NPL, PER);
 		for (i = 1; i < NPL; i++)
 			s.planes[i].avail = 0;
 		for (i = 0; i < NEV; i += NPL)
-			set_state(&s.evs[i], MRC_EV_ASSUMED_BAD);
+			set_state(&s, i, MRC_EV_ASSUMED_BAD);
 		EXPECT_EQ(-1, ops[pi]->pick(&s.c));
 	}
 }
@@ -378,7 +400,7 @@ TEST(spray_skips_planes)
 		s.planes[2].avail = 0;		/* no window */
 		s.planes[3].avail = 1;
 		for (i = 0; i < NEV; i += NPL)
-			set_state(&s.evs[i], i % 8 ? MRC_EV_ASSUMED_BAD :
+			set_state(&s, i, i % 8 ? MRC_EV_ASSUMED_BAD :
 				  MRC_EV_DENIED);
 		for (i = 0; i < 1000; i++) {
 			k = ops[pi]->pick(&s.c);
@@ -402,8 +424,8 @@ TEST(spray_skip_fallback)
 		/* Plane 0 only SKIP EVs, plane 1 one GOOD EV among SKIPs. */
 		sp_init(&s, 2, PER);
 		for (i = 0; i < 2 * PER; i++)
-			set_state(&s.evs[i], MRC_EV_SKIP);
-		set_state(&s.evs[5], MRC_EV_GOOD);	/* plane 1 */
+			set_state(&s, i, MRC_EV_SKIP);
+		set_state(&s, 5, MRC_EV_GOOD);	/* plane 1 */
 		for (i = 0; i < 200; i++) {
 			k = ops[pi]->pick(&s.c);
 			ASSERT_EQ(5, k);
@@ -418,7 +440,7 @@ TEST(spray_skip_fallback)
 		}
 		/* All SKIP, both planes open: both used. */
 		s.planes[1].avail = 10000;
-		set_state(&s.evs[5], MRC_EV_SKIP);
+		set_state(&s, 5, MRC_EV_SKIP);
 		memset(hits, 0, sizeof(hits));
 		for (i = 0; i < 2000; i++) {
 			k = ops[pi]->pick(&s.c);
@@ -466,7 +488,7 @@ TEST(spray_avoid_plane)
 		/* A GOOD EV on the avoided plane beats SKIP EVs elsewhere. */
 		sp_init(&s, 2, PER);
 		for (i = 0; i < 2 * PER; i += 2)
-			set_state(&s.evs[i], MRC_EV_SKIP);	/* plane 0 */
+			set_state(&s, i, MRC_EV_SKIP);	/* plane 0 */
 		s.c.avoid_plane = 1;
 		for (i = 0; i < 300; i++) {
 			k = ops[pi]->pick(&s.c);
@@ -564,12 +586,12 @@ TEST(spray_two_choices)
 	/* Two EVs, one loaded: always the other, and never a SKIP one. */
 	sp_init(&s, 1, 3);
 	sp_flight(&s);
-	set_state(&s.evs[0], MRC_EV_SKIP);
+	set_state(&s, 0, MRC_EV_SKIP);
 	s.fl[1].in_flight = 1;
 	for (i = 0; i < 1000; i++)
 		ASSERT_EQ(2, mrc_spray_mrc.pick(&s.c));
 	/* One usable EV: taken even when loaded (there is no second). */
-	set_state(&s.evs[2], MRC_EV_ASSUMED_BAD);
+	set_state(&s, 2, MRC_EV_ASSUMED_BAD);
 	for (i = 0; i < 100; i++)
 		ASSERT_EQ(1, mrc_spray_mrc.pick(&s.c));
 	/* Two of three loaded alike: the third wins whenever drawn. */
@@ -587,6 +609,227 @@ TEST(spray_two_choices)
 	EXPECT_GT(20500U, hits[2]);
 }
 
+/*
+ * The "mrc" pick before the index (two scans of the EV array), kept as
+ * the reference: same draws in the same order, the k-th EV counted in
+ * table order.
+ */
+static u32 ref_below(u32 r, u32 n)
+{
+	return (u32)(((u64)r * n) >> 32);
+}
+
+static u32 ref_weighted(const struct mrc_spray_ctx *c, u32 np, u32 set)
+{
+	u32 shift = 0, sum = 0, last = 0, x, pl, w;
+	u64 total = 0;
+
+	for (pl = 0; pl < np; pl++)
+		if (set & (1U << pl))
+			total += c->planes[pl].avail;
+	while ((total >> shift) > (1ULL << 31))
+		shift++;
+	for (pl = 0; pl < np; pl++) {
+		if (!(set & (1U << pl)))
+			continue;
+		w = c->planes[pl].avail >> shift;
+		sum += w ? w : 1;
+	}
+	x = ref_below(mrc_spray_rand(c->rng), sum);
+	for (pl = 0; pl < np; pl++) {
+		if (!(set & (1U << pl)))
+			continue;
+		w = c->planes[pl].avail >> shift;
+		if (!w)
+			w = 1;
+		if (x < w)
+			return pl;
+		x -= w;
+		last = pl;
+	}
+	return last;
+}
+
+static int ref_nth(const struct mrc_spray_ctx *c, u32 pl, int cls, u32 k)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < c->nevs; i++) {
+		if (c->evs[i].plane != pl || ev_class(&c->evs[i]) != cls)
+			continue;
+		if (n++ == k)
+			return i;
+	}
+	return -1;
+}
+
+static int ref_pick(const struct mrc_spray_ctx *c)
+{
+	u32 cnt[2][MRC_SPRAY_MAX_PLANES] = { { 0 } }, set[2] = { 0, 0 };
+	u32 np = c->nplanes < 32 ? c->nplanes : 32, i, pl, k, k2, s;
+	int cls, a, b;
+
+	for (i = 0; i < c->nevs; i++) {
+		cls = ev_class(&c->evs[i]);
+		pl = c->evs[i].plane;
+		if (cls >= 0 && pl < np)
+			cnt[cls][pl]++;
+	}
+	for (pl = 0; pl < np; pl++) {
+		if (!c->planes[pl].avail || !c->planes[pl].room)
+			continue;
+		for (cls = 0; cls < 2; cls++)
+			if (cnt[cls][pl])
+				set[cls] |= 1U << pl;
+	}
+	cls = set[0] ? 0 : 1;
+	s = set[cls];
+	if (!s)
+		return -1;
+	if (c->avoid_plane < np && (s & ~(1U << c->avoid_plane)))
+		s &= ~(1U << c->avoid_plane);
+	pl = ref_weighted(c, np, s);
+	k = ref_below(mrc_spray_rand(c->rng), cnt[cls][pl]);
+	a = ref_nth(c, pl, cls, k);
+	if (!c->paths || cnt[cls][pl] < 2)
+		return a;
+	k2 = ref_below(mrc_spray_rand(c->rng), cnt[cls][pl] - 1);
+	if (k2 >= k)
+		k2++;
+	b = ref_nth(c, pl, cls, k2);
+	return c->paths[b].in_flight < c->paths[a].in_flight ? b : a;
+}
+
+/*
+ * Same semantics as the scan it replaced: on random contexts (as in
+ * spray_eligibility_random), with a freshly built index (buckets in
+ * table order) "mrc" picks exactly the EV the reference picks from the
+ * same random state; after random state changes through the index the
+ * order within a bucket differs, but the plane, the class and the random
+ * numbers used (the state afterwards) are still the same, and so is the
+ * two-choices comparison when both candidates tie.
+ */
+TEST(spray_matches_scan)
+{
+	static struct sp s;
+	u32 iter, i, j, npl, nev, rng0, rng_ref, same = 0, picks = 0;
+	int k, r;
+
+	unit_seed();
+	for (iter = 0; iter < 20000; iter++) {
+		npl = 1 + unit_rand32() % (MRC_SPRAY_MAX_PLANES + 2);
+		nev = unit_rand32() % 200;
+		sp_init(&s, 0, 0);
+		s.c.nevs = nev;
+		s.c.nplanes = npl;
+		for (i = 0; i < nev; i++) {
+			mrc_ev_init(&s.evs[i], i, unit_rand32() % (npl + 1), 0);
+			s.evs[i].state = unit_rand32() % 3 ? unit_rand32() % 4 :
+				MRC_EV_GOOD;
+		}
+		sp_index(&s);
+		for (i = 0; i < npl; i++) {
+			s.planes[i].avail = unit_rand32() % 3 ?
+					    unit_rand32() >> (unit_rand32() % 32) : 0;
+			s.planes[i].room = unit_rand32() % 4 != 0;
+		}
+		s.c.avoid_plane = unit_rand32() % 2 ? unit_rand32() % (npl + 2) :
+				  MRC_SPRAY_NO_AVOID;
+		if (iter % 2) {
+			sp_flight(&s);
+			for (i = 0; i < nev; i++)
+				s.fl[i].in_flight = unit_rand32() % 3;
+		}
+		for (j = 0; j < 8; j++) {
+			/* After the first half: churn the buckets' order. */
+			if (j == 4 && nev)
+				for (i = 0; i < 3 * nev; i++) {
+					u32 e = unit_rand32() % nev;
+					u8 st = s.evs[e].state;
+
+					set_state(&s, e, unit_rand32() % 4);
+					set_state(&s, e, st);
+				}
+			rng0 = s.rng;
+			r = ref_pick(&s.c);
+			rng_ref = s.rng;
+			s.rng = rng0;
+			k = mrc_spray_mrc.pick(&s.c);
+			ASSERT_EQ(rng_ref, s.rng);
+			ASSERT_EQ(r < 0, k < 0);
+			if (k < 0)
+				continue;
+			picks++;
+			ASSERT_EQ(s.evs[r].plane, s.evs[k].plane);
+			ASSERT_EQ(ev_class(&s.evs[r]), ev_class(&s.evs[k]));
+			if (j < 4)
+				ASSERT_EQ(r, k) {
+					TH_LOG("iter %u pick %u", iter, j);
+				}
+			same += r == k;
+		}
+	}
+	printf("# %u picks, %u the same EV\n", picks, same);
+	EXPECT_LT(20000U, picks);
+}
+
+/*
+ * After thousands of moves in and out of the buckets (their order
+ * scrambled), the pick is still uniform over the GOOD EVs of a plane
+ * (chi-square, 47 dof; P(chi2_47 > 100) ~ 1e-5), never takes another,
+ * and two choices still take a loaded EV only when both draws are
+ * loaded: 24 of 48 loaded, 24/48 * 23/47 of the picks.
+ */
+TEST(spray_uniform_after_churn)
+{
+	static struct sp s;
+	u32 hits[96] = { 0 }, i, e, good = 0, loaded = 0;
+	const u32 n = 240000;
+	double chi = 0, ex, d, p;
+	int k;
+
+	unit_seed();
+	sp_init(&s, 1, 96);
+	for (i = 0; i < 20000; i++) {
+		e = unit_rand32() % 96;
+		set_state(&s, e, unit_rand32() % 4);
+	}
+	/* Even EVs GOOD, odd ones each in another state. */
+	for (i = 0; i < 96; i++)
+		set_state(&s, i, i % 2 ? 1 + (i / 2) % 3 : MRC_EV_GOOD);
+	ASSERT_TRUE(mrc_evx_check(s.c.index, s.evs, 96));
+	for (i = 0; i < n; i++) {
+		k = mrc_spray_mrc.pick(&s.c);
+		ASSERT_GE(k, 0);
+		ASSERT_EQ(0, k % 2);
+		hits[k]++;
+	}
+	ex = n / 48.0;
+	for (i = 0; i < 96; i += 2) {
+		d = hits[i] - ex;
+		chi += d * d / ex;
+	}
+	printf("# 48 GOOD EVs after churn: chi2 %.2f (47 dof)\n", chi);
+	EXPECT_LT(chi, 100.0);
+
+	sp_flight(&s);
+	for (i = 0; i < 96; i += 2) {
+		s.fl[i].in_flight = (i / 2) % 2 ? 4 : 1;
+		good += (i / 2) % 2;
+	}
+	ASSERT_EQ(24U, good);
+	for (i = 0; i < n; i++) {
+		k = mrc_spray_mrc.pick(&s.c);
+		ASSERT_GE(k, 0);
+		loaded += s.fl[k].in_flight == 4;
+	}
+	p = 24.0 / 48 * 23 / 47;
+	/* binomial: sigma = sqrt(n p (1 - p)) ~ 192; 6 sigma */
+	printf("# loaded picks %u, expected %.0f\n", loaded, n * p);
+	EXPECT_LT(n * p - 1150, (double)loaded);
+	EXPECT_GT(n * p + 1150, (double)loaded);
+}
+
 /* Round-robin: GOOD EVs of eligible planes in array order, cyclically. */
 TEST(spray_rr_cycles)
 {
@@ -600,9 +843,9 @@ TEST(spray_rr_cycles)
 
 	unit_seed();
 	sp_init(&s, 3, 4);		/* EV i on plane i % 3 */
-	set_state(&s.evs[0], MRC_EV_SKIP);
-	set_state(&s.evs[4], MRC_EV_ASSUMED_BAD);
-	set_state(&s.evs[7], MRC_EV_DENIED);
+	set_state(&s, 0, MRC_EV_SKIP);
+	set_state(&s, 4, MRC_EV_ASSUMED_BAD);
+	set_state(&s, 7, MRC_EV_DENIED);
 	s.planes[0].avail = 0;		/* EVs 0, 3, 6, 9 are out */
 	for (i = 0; i < 3 * ARRAY_SIZE(order1); i++) {
 		k = mrc_spray_rr.pick(&s.c);
@@ -618,11 +861,11 @@ TEST(spray_rr_cycles)
 	s.planes[0].avail = 1;
 	s.planes[1].avail = 1000000;
 	s.planes[2].avail = 7;
-	set_state(&s.evs[3], MRC_EV_SKIP);
-	set_state(&s.evs[5], MRC_EV_DENIED);
-	set_state(&s.evs[6], MRC_EV_ASSUMED_BAD);
-	set_state(&s.evs[7], MRC_EV_GOOD);
-	set_state(&s.evs[8], MRC_EV_SKIP);
+	set_state(&s, 3, MRC_EV_SKIP);
+	set_state(&s, 5, MRC_EV_DENIED);
+	set_state(&s, 6, MRC_EV_ASSUMED_BAD);
+	set_state(&s, 7, MRC_EV_GOOD);
+	set_state(&s, 8, MRC_EV_SKIP);
 	s.cursor = 0;
 	for (i = 0; i < 3 * ARRAY_SIZE(order2); i++) {
 		k = mrc_spray_rr.pick(&s.c);

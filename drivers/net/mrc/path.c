@@ -204,6 +204,7 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 	u32 per = READ_ONCE(mdev->evs_per_plane);
 	u32 n = 0, plane, i, nplanes, planes = 0, now = mrc_now_us();
 	bool per_plane = READ_ONCE(loss_per_plane);
+	struct mrc_ev_index *evx;
 	struct mrc_plane *pl;
 	struct mrc_ev *evs;
 
@@ -233,7 +234,14 @@ again:
 	 */
 	evs = kzalloc(mrc_path_block_size(n, nplanes),
 		      per > 1 ? gfp | __GFP_NOWARN : gfp);
-	if (!evs) {
+	/*
+	 * The spray index apart: in the block it would push a one-plane
+	 * connection (4064 bytes) out of kmalloc-4k.  176 bytes for 32 paths.
+	 */
+	evx = evs ? kmalloc(mrc_evx_size(n, nplanes),
+			    per > 1 ? gfp | __GFP_NOWARN : gfp) : NULL;
+	if (!evx) {
+		kfree(evs);
 		if (per > 1) {
 			n /= per;
 			per /= 2;
@@ -265,6 +273,10 @@ again:
 			ms->txpaths[n].group = per_plane ? plane : 0;
 		}
 	}
+	/* n <= MRC_MAX_PATHS: always fits the index's u16 positions */
+	BUILD_BUG_ON(MRC_MAX_PATHS > MRC_EVX_MAX_EVS);
+	mrc_evx_init(evx, evs, n, nplanes);
+	ms->ev_index = evx;
 	ms->spray = READ_ONCE(mdev->spray) ?: &mrc_spray_mrc;
 	ms->spray_rng = get_random_u32() | 1;
 	ms->spray_cursor = get_random_u32_below(n);
@@ -290,7 +302,9 @@ void mrc_path_free(struct mrc_sock *ms)
 			if (ms->plane[plane].dst_ok)
 				dst_cache_destroy(&ms->plane[plane].dst);
 	kfree(ms->evs);	/* and the rest of the block */
+	kfree(ms->ev_index);
 	ms->evs = NULL;
+	ms->ev_index = NULL;
 	ms->plane = NULL;
 	ms->txpaths = NULL;
 	ms->txw.groups = NULL;
@@ -384,6 +398,7 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 	struct mrc_spray_ctx c = {
 		.evs = ms->evs,
 		.nevs = ms->npaths,
+		.index = ms->ev_index,
 		.planes = planes,
 		.nplanes = ms->planes ? fls(ms->planes) : 0,
 		.rng = &ms->spray_rng,
@@ -391,7 +406,7 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 		.avoid_plane = avoid_plane < 0 ? MRC_SPRAY_NO_AVOID : avoid_plane,
 		.paths = READ_ONCE(spray_two_choices) ? ms->txpaths : NULL,
 	};
-	u32 i, start;
+	u32 i, start, plane;
 	int p;
 
 	lockdep_assert_held(&ms->lock);
@@ -400,10 +415,13 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 	p = ms->spray->pick(&c);
 	if (p >= 0)
 		return p;
-	for (i = 0; i < ms->npaths; i++)
-		if (mrc_ev_usable(&ms->evs[i]) &&
-		    planes[ms->evs[i].plane].room)
-			return -1;	/* usable paths, just no window */
+	/* Usable paths, just no window: O(planes), from the index. */
+	for (plane = 0; plane < c.nplanes; plane++)
+		if (planes[plane].room &&
+		    (mrc_evx_count(ms->ev_index, plane, MRC_EV_GOOD) ||
+		     mrc_evx_count(ms->ev_index, plane, MRC_EV_SKIP)))
+			return -1;
+	/* Last resort (no usable path where a rail has room): a scan. */
 	start = mrc_spray_rand(&ms->spray_rng) % ms->npaths;
 	for (i = 0; i < ms->npaths; i++) {
 		struct mrc_ev *e = &ms->evs[(start + i) % ms->npaths];
@@ -463,16 +481,24 @@ static void mrc_path_timer_at(struct mrc_sock *ms, unsigned long when)
 }
 
 /**
- * mrc_path_changed() - path @path left @old_state: count, trace, notify
+ * mrc_path_changed() - path @path left @old_state: refile, count, trace,
+ *	notify
  * @ms: the connection
  * @path: the path
  * @old_state: its previous state
+ *
+ * Every change of a path's state (a transition of core/ev.c) must be
+ * reported here: it keeps the spray index (@ms->ev_index) in step.  An
+ * EV's plane never changes after mrc_path_setup().
  */
 void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state)
 {
 	struct mrc_ev *e = &ms->evs[path];
 
 	lockdep_assert_held(&ms->lock);
+	/* The one place the spray index follows the paths' states. */
+	mrc_evx_update(ms->ev_index, ms->evs, path);
+	DEBUG_NET_WARN_ON_ONCE(!mrc_evx_check(ms->ev_index, ms->evs, ms->npaths));
 	trace_mrc_ev_state(ms->id, path, e->ev, e->plane, old_state, e->state);
 	if (ms->mdev)
 		mrc_stats_ev(ms->mdev, e->state);

@@ -192,6 +192,10 @@ struct mrc_endpoint_rail {
  *	@plane, @txpaths, the first ring of @txrec and @txseg, and
  *	@path_scratch: mrc_path_setup()); conn lock
  * @npaths: number of @evs
+ * @ev_index: @evs bucketed by plane and state (core/evindex.h), for the
+ *	spray policy's O(planes) pick; its own allocation, made and freed
+ *	with @evs; mrc_path_changed() refiles an EV after every state
+ *	change; conn lock
  * @planes: bitmap of the planes the paths are on
  * @plane: per plane: congestion control, challenge, route cache
  *	(struct mrc_plane), fls(@planes) entries: index only with a plane
@@ -365,6 +369,7 @@ struct mrc_sock {
 	u32 npaths;
 	u32 planes;
 	struct mrc_plane *plane;
+	struct mrc_ev_index *ev_index;
 	struct mrc_cc_params ccp;
 	struct mrc_ev_params evp;
 	const struct mrc_spray_ops *spray;

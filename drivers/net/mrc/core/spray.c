@@ -5,6 +5,7 @@
  */
 #include "types.h"
 #include "ev.h"
+#include "evindex.h"
 #include "spray.h"
 #include "txwin.h"
 
@@ -95,46 +96,30 @@ static u32 mrc_spray_weighted(const struct mrc_spray_ctx *c, u32 np, u32 set)
 }
 
 /*
- * Indices of the @ka-th and the @kb-th EV of class @cls on plane @pl, in
- * one pass (both exist; @kb == @ka when one is wanted).
+ * "mrc": O(planes), whatever the number of EVs: the per-plane counts and
+ * the k-th EV come from the index (evindex.h), not from a scan.
  */
-static void mrc_spray_nth2(const struct mrc_spray_ctx *c, u32 pl, int cls,
-			   u32 ka, u32 kb, int *a, int *b)
-{
-	u32 i, n = 0;
-
-	*a = -1;
-	*b = -1;
-	for (i = 0; i < c->nevs && (*a < 0 || *b < 0); i++) {
-		if (c->evs[i].plane != pl || mrc_spray_class(&c->evs[i]) != cls)
-			continue;
-		if (n == ka)
-			*a = i;
-		if (n == kb)
-			*b = i;
-		n++;
-	}
-}
-
 static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
 {
-	u32 cnt[MRC_SPRAY_NCLASS][MRC_SPRAY_MAX_PLANES] = { { 0 } };
+	static const u8 state[MRC_SPRAY_NCLASS] = {
+		[MRC_SPRAY_GOOD] = MRC_EV_GOOD,
+		[MRC_SPRAY_SKIP] = MRC_EV_SKIP,
+	};
+	const struct mrc_ev_index *x = c->index;
 	u32 set[MRC_SPRAY_NCLASS] = { 0 };
 	u32 np = mrc_spray_nplanes(c);
-	u32 i, pl, k, k2, s;
-	int cls, a, b;
+	u32 pl, k, k2, s, cnt, a, b;
+	int cls;
 
-	for (i = 0; i < c->nevs; i++) {
-		cls = mrc_spray_class(&c->evs[i]);
-		pl = c->evs[i].plane;
-		if (cls >= 0 && pl < np)
-			cnt[cls][pl]++;
-	}
+	if (!x)
+		return -1;
+	if (np > x->nplanes)
+		np = x->nplanes;
 	for (pl = 0; pl < np; pl++) {
 		if (!mrc_spray_plane_open(c, pl))
 			continue;
 		for (cls = 0; cls < MRC_SPRAY_NCLASS; cls++)
-			if (cnt[cls][pl])
+			if (mrc_evx_count(x, pl, state[cls]))
 				set[cls] |= 1U << pl;
 	}
 	cls = set[MRC_SPRAY_GOOD] ? MRC_SPRAY_GOOD : MRC_SPRAY_SKIP;
@@ -145,16 +130,16 @@ static int mrc_spray_mrc_pick(const struct mrc_spray_ctx *c)
 		s &= ~(1U << c->avoid_plane);
 
 	pl = mrc_spray_weighted(c, np, s);
-	k = mrc_spray_below(mrc_spray_rand(c->rng), cnt[cls][pl]);
-	if (!c->paths || cnt[cls][pl] < 2) {
-		mrc_spray_nth2(c, pl, cls, k, k, &a, &b);
+	cnt = mrc_evx_count(x, pl, state[cls]);
+	k = mrc_spray_below(mrc_spray_rand(c->rng), cnt);
+	a = mrc_evx_nth(x, pl, state[cls], k);
+	if (!c->paths || cnt < 2)
 		return a;
-	}
 	/* A second EV, uniform among the others */
-	k2 = mrc_spray_below(mrc_spray_rand(c->rng), cnt[cls][pl] - 1);
+	k2 = mrc_spray_below(mrc_spray_rand(c->rng), cnt - 1);
 	if (k2 >= k)
 		k2++;
-	mrc_spray_nth2(c, pl, cls, k, k2, &a, &b);
+	b = mrc_evx_nth(x, pl, state[cls], k2);
 	return c->paths[b].in_flight < c->paths[a].in_flight ? b : a;
 }
 

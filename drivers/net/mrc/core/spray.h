@@ -32,8 +32,14 @@
  *        skipping EVs that are not usable or whose plane is not eligible,
  *        ignoring the windows' sizes.
  *
- * Both cost O(nevs + nplanes), allocate nothing and do not require the
- * EVs to be grouped by plane.  Randomness comes from a caller-owned
+ * "mrc" costs O(nplanes), whatever the number of EVs: it reads the
+ * per-plane, per-state counts and the k-th EV of a bucket from the
+ * caller's EV index (struct mrc_ev_index, evindex.h), which the caller
+ * keeps up to date on every state change.  Which EV a given random number
+ * selects depends on the order within the bucket, which the index
+ * changes as EVs move; the choice is uniform all the same.  "rr" scans
+ * the EV array, O(nevs + nplanes).  Neither allocates, and the EVs need
+ * not be grouped by plane.  Randomness comes from a caller-owned
  * xorshift32 state (mrc_spray_rand()).
  */
 #ifndef _MRC_CORE_SPRAY_H
@@ -41,6 +47,7 @@
 
 #include "types.h"
 #include "ev.h"
+#include "evindex.h"
 
 struct mrc_txpath;
 
@@ -64,6 +71,9 @@ struct mrc_spray_plane {
  * struct mrc_spray_ctx - everything a policy looks at
  * @evs: the connection's EVs, any order
  * @nevs: their number
+ * @index: the index of @evs (mrc_evx_init(), kept current with
+ *	mrc_evx_update()) over at least @nplanes planes; required by "mrc"
+ *	(without it "mrc" picks nothing), unused by "rr"
  * @planes: the plane table, indexed by struct mrc_ev.plane
  * @nplanes: its size (at most MRC_SPRAY_MAX_PLANES are considered)
  * @rng: xorshift32 state for "mrc" (caller-owned, see mrc_spray_rand())
@@ -78,6 +88,7 @@ struct mrc_spray_plane {
 struct mrc_spray_ctx {
 	const struct mrc_ev *evs;
 	u32 nevs;
+	const struct mrc_ev_index *index;
 	const struct mrc_spray_plane *planes;
 	u32 nplanes;
 	u32 *rng;
