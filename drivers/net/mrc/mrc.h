@@ -221,7 +221,6 @@ struct mrc_udp_port {
  * @conns: connections by id; written under @conns_lock, read under RCU
  * @conns_lock: protects @conns
  * @nr_conns: hashed connections (atomic)
- * @no_rail: mrc packets that arrived on a netdevice that is no rail
  */
 struct mrc_net {
 	struct list_head devs;
@@ -231,7 +230,6 @@ struct mrc_net {
 	struct hlist_head conns[1024];
 	spinlock_t conns_lock; /* see above */
 	atomic_t nr_conns;
-	atomic64_t no_rail;
 };
 
 /* Tunables with defaults (later: per device). */
