@@ -293,6 +293,23 @@ struct mrc_dev_config {
 	const char *spray;
 };
 
+/*
+ * The policy entries of a device's tunables, shared by the two netlink
+ * interfaces that set them: generic netlink dev-set (MRC_A_DEV_*) and
+ * "ip link add/set ... type mrc" (IFLA_MRC_*).  One set of checks, so a
+ * bad value gets the same errno and extack (message, attribute and the
+ * policy's bounds) from either; they are the spec's checks
+ * (Documentation/netlink/specs/mrc.yaml, compared by mrc_ynl.py).  The
+ * spray name is checked by mrc_dev_configure(), for both too.
+ */
+extern struct netlink_range_validation mrc_max_msg_size_range;
+#define MRC_DEV_POLICY_UDP_PORT		NLA_POLICY_MIN(NLA_U16, 1)
+#define MRC_DEV_POLICY_MAX_MSG_SIZE	\
+	NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_max_msg_size_range)
+#define MRC_DEV_POLICY_EVS_PER_PLANE	\
+	NLA_POLICY_RANGE(NLA_U32, 1, MRC_EVS_PER_PLANE_MAX)
+#define MRC_DEV_POLICY_SPRAY		{ .type = NLA_NUL_STRING }
+
 /* device.c */
 extern struct rtnl_link_ops mrc_link_ops;
 bool netif_is_mrc(const struct net_device *dev);
