@@ -8,6 +8,8 @@
 #   make install      the module (modules_install + depmod), mrcctl, mrcat,
 #                     man pages, uapi headers, the YNL spec (DESTDIR, PREFIX)
 #   make uninstall    remove what make install put there
+#   make dkms-src     the module's sources, no objects, no .git, in
+#                     /usr/src/mrc-<version> for "dkms add" (DKMS_SRC=)
 #   make demo         boot a VM, load mrc, show it working (README's first command)
 #   make bench        mrc vs TCP, MPTCP, Soft-RoCE in one VM: results/bench/ (QUICK=1: < 5 min)
 #   make check        build + style + sparse + unit tests + VM selftests on 6.1
@@ -243,6 +245,17 @@ bench: module tools
 vm-shell: module
 	$(TOP)/tools/vm/run --shell
 
+# What DKMS builds from: the Kbuild sources, VERSION (the module's version
+# outside a git checkout) and dkms.conf; build products are left out.
+DKMS_SRC = /usr/src/mrc-$(shell cat $(TOP)/VERSION)
+dkms-src:
+	@[ ! -e "$(DKMS_SRC)" ] || { echo "dkms-src: $(DKMS_SRC) exists" >&2; exit 1; }
+	mkdir -p "$(DKMS_SRC)"
+	tar -C $(TOP) -c --exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+		--exclude='.*.cmd' --exclude='*.a' --exclude=modules.order --exclude=Module.symvers \
+		Kbuild VERSION dkms.conf LICENSE LICENSES drivers include tools/version.sh | \
+		tar -C "$(DKMS_SRC)" -x
+
 print-krel:
 	@echo $(STOCK_KREL)
 print-version:
@@ -261,4 +274,5 @@ clean:
 	rm -rf .build results
 
 .PHONY: all build-deps install uninstall setup module module-debug tools debug-kernel unit fuzz fuzz-kernel style nlspec sparse \
-	check check-debug check-debug-full check-twovm check-install demo bench vm-shell print-krel print-version print-debug-ko clean
+	check check-debug check-debug-full check-twovm check-install demo bench vm-shell print-krel print-version print-debug-ko clean \
+	dkms-src

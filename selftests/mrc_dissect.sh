@@ -7,7 +7,8 @@
 # port trims a quarter of the client's DATA (mrc_trim.bpf.o: NACKs and
 # retransmissions), plane 1 is challenged (PROBE/PROBE_ACK) and a connect()
 # to a closed port is refused (RESET).  Then one tshark run decodes the
-# capture, followed by crafted packets (mrc_dissect.py craft), and
+# capture (which must have lost nothing: tcpdump's "0 packets dropped by
+# kernel"), followed by crafted packets (mrc_dissect.py craft), and
 # mrc_dissect.py check compares what it decoded with the connections'
 # counters (mrcctl -j conn show, read while they were open) and the
 # mrc_retransmit tracepoint: every packet type present, no expert info on
@@ -64,9 +65,16 @@ echo >$tracing/trace
 echo 1 >$tracing/events/mrc/mrc_retransmit/enable
 
 # (--immediate-mode: packets are written as they come, none is left in a
-# half-filled capture block when tcpdump is stopped)
-ip netns exec md-a tcpdump -i any -n --immediate-mode -U -w "$tmp/cap.pcap" \
-	2>"$tmp/tcpdump.err" &
+# half-filled capture block when tcpdump is stopped.)  The capture
+# socket's ring must hold a burst: the retransmissions a NACK releases
+# leave in one softirq, faster than tcpdump (slow under TCG) reads them.
+# With the default snapshot length (262144) libpcap sizes every ring
+# frame for it, so the default 2 MiB buffer held a handful of packets
+# and the kernel dropped 5-7 of them ("packets dropped by kernel": the
+# "missing retransmissions").  2048 bytes hold any packet of these
+# 1500-byte rails whole; 32 MiB hold thousands.
+ip netns exec md-a tcpdump -i any -n --immediate-mode -U -s 2048 -B 32768 \
+	-w "$tmp/cap.pcap" 2>"$tmp/tcpdump.err" &
 dump=$!
 for _ in $(seq 100); do grep -q listening "$tmp/tcpdump.err" && break; sleep 0.1; done
 
@@ -110,6 +118,8 @@ sleep 0.2
 kill -INT $dump
 wait $dump
 dump=
+check_match "tcpdump captured every packet (none dropped by the kernel)" \
+	"^0 packets dropped by kernel$" "$(grep 'dropped by kernel' "$tmp/tcpdump.err")"
 echo 0 >$tracing/events/mrc/mrc_retransmit/enable
 cat $tracing/trace >"$tmp/trace"
 

@@ -62,20 +62,22 @@ check_match "40 messages of 6000 bytes went from A to B (exit $crc/$src)" \
 	"^0 0 role=[a-z]+ msgs=40 bytes=240000 .*errors=0" "$crc $src $(tail -1 "$tmp/srv")"
 
 # Malformed datagrams to A's mrc port: 3 on plane 0, 2 on plane 1 (short).
+drops0=$($A cat /sys/class/net/mrc0/mrc/rx_dropped)
 # shellcheck disable=SC2016
 ip netns exec $NB bash -c 'for a in 10.0.0.1 10.0.0.1 10.0.0.1 10.1.0.1 10.1.0.1; do
 	printf x >/dev/udp/$a/$1; done' - "$($A cat /sys/class/net/mrc0/mrc/udp_port)"
 
-# Traffic has stopped when A's counters stay put for a second (closing
-# handshakes, TIME_WAIT stragglers); at most 15 s.
-cnt() { $A cat /sys/class/net/mrc0/mrc/{tx_packets,rx_packets,rx_dropped} | paste -sd ' '; }
-prev=$(cnt)
-for _ in $(seq 15); do
-	sleep 1
-	cur=$(cnt)
-	[ "$cur" = "$prev" ] && break
-	prev=$cur
+# Traffic has stopped when neither host has a connection left: mrcctl
+# lists every state, closing and TIME_WAIT included, and without one no
+# mrc packet is sent; the malformed datagrams were received when A counts
+# all five (rx_dropped).  At most 15 s.
+conns() { echo "$(mrcctl -n $NA -j conn show)$(mrcctl -n $NB -j conn show)"; }
+for _ in $(seq 150); do
+	[ "$(conns)" = "[][]" ] &&
+		[ "$($A cat /sys/class/net/mrc0/mrc/rx_dropped)" -ge $((drops0 + 5)) ] && break
+	sleep 0.1
 done
+check_eq "the transfer's connections are gone at both ends (mrcctl conn show)" "[][]" "$(conns)"
 
 $A ethtool -S mrc0 >"$tmp/eth1"
 mrcctl -n $NA -j -s dev show mrc0 >"$tmp/dev.json"
@@ -149,8 +151,10 @@ for p in (0, 1):
             bad.append("%s sysfs/mrcctl/ethtool %s" % (f, "/".join(a)))
     chk("plane %d (rail a%d): ethtool -S plane%d_* = mrcctl -s rail show = sysfs mrc_rail/ (tx %s rx %s)" %
         (p, p, p, eth.get("plane%d_tx_packets" % p), eth.get("plane%d_rx_packets" % p)), "", "; ".join(bad))
+# DATA out, ACKs in, on each plane (ACKs are coalesced: how many is not
+# fixed; a plane once had 8)
 chk("both planes carried data both ways",
-    "True", str(all(eth["plane%d_%s_packets" % (p, d)] > 10 for p in (0, 1) for d in ("tx", "rx"))))
+    "True", str(all(eth["plane%d_%s_packets" % (p, d)] > 0 for p in (0, 1) for d in ("tx", "rx"))))
 chk("planes 2..31 (no rail) read 0", "0",
     str(sum(eth["plane%d_%s" % (p, f)] for p in range(2, 32) for f in F)))
 chk("device tx/rx packets and bytes = sum of its two planes'",
@@ -233,7 +237,9 @@ check_eq "sysfs shows the change" "5002 mrc" \
 snap ipm1 ip -n $NA -d -j link show dev mrc1
 out=$(ip -n $NA link set dev mrc1 type mrc max-msg-size 100 evs-per-plane 0 2>&1)
 check_eq "ip link set with one bad value: refused with the kernel's reason" \
-	"Error: evs-per-plane 0 out of range 1..256." "$out"
+	"Error: integer out of range." "$out"
+# (The same value through generic netlink, same errno and extack:
+# mrc_tunables.py; mrcctl refuses it before asking.)
 snap m1b mrcctl -n $NA -j dev show mrc1
 out=$(ip -n $NA link add mrc2 type mrc spray fastest 2>&1; ip -n $NA link show dev mrc2 2>&1 | head -1)
 check_eq "ip link add with an unknown spray policy: refused, no device" \

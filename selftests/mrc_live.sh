@@ -16,7 +16,11 @@
 #     is not.  IPv4 (20-byte header) and IPv6 (40) rails;
 #   - the connections keep working: each transfer completes, every byte
 #     verified at both ends;
-#   - once the connections are gone, both changes are accepted.
+#   - once the connections are gone, both changes are accepted;
+#   - a port left behind (another device of the namespace keeps it open)
+#     is not the device's any more: the peer's REQs to it are no-rail
+#     drops of the device and rail (sysfs, ethtool -S, each one counted),
+#     no half-open connection holds the device, it moves back at once.
 # Before this, the udp-port change was accepted and wedged the connection
 # (no test caught it), and the MTU went down under it.
 
@@ -228,6 +232,39 @@ hold v4c lva lvb 10.0.0.2 7403
 check_eq "the client's port unstamped: it does not offer HOST_DELAY (ack-data at both ends)" \
 	"ack-data ;ack-data " "$(caps_of lva);$(caps_of lvb)"
 release v4c "IPv4, udp-port 5001: a transfer"
+
+# A port left behind: lva's mrc0 moves from 5001 to 5002 while another
+# device of lva (mrcx) keeps 5001 open.  lvb, still on 5001, connects:
+# its REQs reach lva's 5001 socket on rail a0.  They are not mrc0's
+# (another port): dropped as no-rail on mrc0 and a0, no half-open
+# connection, and mrc0 can move back at once.  Before, mrc0 took them: a
+# half-open connection answered from 5002, never completed, and held
+# mrc0 busy (the move back refused, EBUSY) while the peer retried; a
+# fuzzer connecting once a second held it so for a whole minute.
+check "IPv4: the connections end" no_conns lva lvb
+check_output "a second device of lva keeps udp-port 5001; mrc0 moves to 5002" "" \
+	sh -c "ip -n lva link add mrcx type mrc && mrcctl -n lva dev set mrcx udp-port 5001 &&
+	       mrcctl -n lva dev set mrc0 udp-port 5002"
+# no_rail: lva's no-rail drops on mrc0 (sysfs), rail a0 (sysfs), mrc0
+# (ethtool -S); lvb's mrc0 tx-packets
+no_rail() {
+	ip netns exec lva cat /sys/class/net/mrc0/mrc_drops/no-rail \
+		/sys/class/net/a0/mrc_rail/drops/no-rail
+	ip netns exec lva ethtool -S mrc0 | awk '$1 == "drop_no_rail:" { print $2 }'
+	ip netns exec lvb cat /sys/class/net/mrc0/mrc/tx_packets
+}
+read -r -d '' d0 r0 e0 t0 < <(no_rail)
+ip netns exec lvb mrcat -c 10.0.0.1 -p 7404 -m 1 -s 100 -t 2 >"$tmp/left.send" 2>&1
+check_eq "lvb's connect to lva's old port times out (mrcat exit 3), no connection in lva" \
+	"3 " "$? $(states lva)"
+read -r -d '' d1 r1 e1 t1 < <(no_rail)
+tx=$((t1 - t0))
+check_eq "every REQ lvb sent ($tx) is a no-rail drop on lva's mrc0, its rail a0, and in ethtool -S" \
+	"yes $tx $tx $tx" \
+	"$([ "$tx" -gt 0 ] && echo yes || echo no) $((d1 - d0)) $((r1 - r0)) $((e1 - e0))"
+check_output "mrc0 moves back to 5001 at once (no connection holds it)" "" \
+	mrcctl -n lva dev set mrc0 udp-port 5001
+check "mrcx deleted" ip -n lva link del mrcx
 
 # ---- IPv6 rails: 40-byte IP header ---------------------------------------------------
 check "IPv6 pair lsa/lsb, one rail" mrc_pair lsa lsb 1 6

@@ -5,8 +5,8 @@
 # builds mrc.ko for Debian's stock kernel (KREL, default: make print-krel;
 # KDIR: a kernel tree other than /lib/modules/KREL/build, e.g. the debug
 # kernel's: dkms --kernelsourcedir).
-# Copies the module's sources to a temporary tree, "dkms add"s it (dkms
-# copies it to /usr/src/mrc-<version>), "dkms build"s it, checks the .ko's
+# Puts the module's sources in /usr/src/mrc-<version> (make dkms-src),
+# "dkms add"s and "dkms build"s them, checks the .ko's
 # vermagic and version, and removes every trace ("dkms remove", the
 # /usr/src copy) even when interrupted.  Needs root; never loads the
 # module.  A host where mrc is already known to dkms is left alone (skip).
@@ -51,7 +51,6 @@ if [ -n "$(dkms status -m mrc 2>/dev/null)" ] || [ -e "/usr/src/mrc-$ver" ] ||
 	exit $((fails > 0))
 fi
 
-stage=$(mktemp -d)
 # dkms makes its module signing key on its first build and keeps it: a key
 # this run made goes with the run (one that was there stays).
 mok=/var/lib/dkms/mok
@@ -59,23 +58,28 @@ mok_new=1
 [ -e $mok.key ] || [ -e $mok.pub ] && mok_new=0
 cleanup() {
 	dkms remove -m mrc -v "$ver" --all >/dev/null 2>&1
-	rm -rf "/var/lib/dkms/mrc" "/usr/src/mrc-$ver" "$stage"
+	rm -rf "/var/lib/dkms/mrc" "/usr/src/mrc-$ver"
 	[ $mok_new = 0 ] || rm -f $mok.key $mok.pub
 }
 trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
 
-# What a release tarball holds for the module: no build products, no git.
-rsync -a --exclude='*.o' --exclude='*.ko' --exclude='*.mod*' --exclude='.*.cmd' \
-	--exclude='modules.order' --exclude='Module.symvers' --exclude='*.a' \
-	"$top"/{Kbuild,Makefile,VERSION,dkms.conf,drivers,include} "$stage/"
-mkdir -p "$stage/tools" && cp "$top/tools/version.sh" "$stage/tools/"
-
-log=$(dkms add "$stage" 2>&1)
-if [ -d "/usr/src/mrc-$ver" ] && dkms status -m mrc -v "$ver" | grep -q added; then
-	result ok "dkms add: mrc/$ver added from /usr/src/mrc-$ver"
+# The documented path (Documentation/mrc/install.rst): make dkms-src puts
+# the sources, without build products or .git, in /usr/src/mrc-<version>;
+# dkms adds them from there.
+log=$(make -s --no-print-directory -C "$top" dkms-src 2>&1)
+extra=$(cd "/usr/src/mrc-$ver" 2>/dev/null &&
+	find . \( -name .git -o -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name results \) -print)
+if [ -e "/usr/src/mrc-$ver/dkms.conf" ] && [ -z "$extra" ]; then
+	result ok "make dkms-src: /usr/src/mrc-$ver holds the sources, no .git, no build products"
 else
-	result fail "dkms add: mrc/$ver added" "$log"
+	result fail "make dkms-src: /usr/src/mrc-$ver holds the sources only" "$log$extra"
+fi
+log=$(dkms add -m mrc -v "$ver" 2>&1)
+if dkms status -m mrc -v "$ver" | grep -q added; then
+	result ok "dkms add -m mrc -v $ver: added from /usr/src/mrc-$ver"
+else
+	result fail "dkms add -m mrc -v $ver: added" "$log"
 fi
 
 log=$(dkms build -m mrc -v "$ver" -k "$krel" ${kdir:+--kernelsourcedir "$kdir"} 2>&1)

@@ -149,10 +149,12 @@ check "make uninstall removes every file (exit $rc)" "$log$left" [ $rc = 0 ] && 
 f=$(modinfo -k "$krel" -F filename mrc 2>&1)
 check "after uninstall depmod no longer knows mrc" "$f" [ -z "$(grep -w mrc "/lib/modules/$krel/modules.dep")" ]
 
-# 7. dkms from a tree never built in
+# 7. dkms from a tree never built in, the way install.rst says
 dver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
-log=$(dkms add /tmp/pristine 2>&1)
-check "dkms add: mrc/$dver" "$log" sh -c "dkms status -m mrc -v '$dver' | grep -q added"
+log=$(make -s -C /tmp/pristine dkms-src 2>&1 && dkms add "mrc/$dver" 2>&1)
+check "make dkms-src; dkms add mrc/$dver" "$log" sh -c "dkms status -m mrc -v '$dver' | grep -q added"
+check "dkms-src copied no .git and no object" "$(find /usr/src/mrc-"$dver" -name .git -o -name '*.o' -o -name '*.ko')" \
+	[ -z "$(find /usr/src/mrc-"$dver" -name .git -o -name '*.o' -o -name '*.ko')" ]
 SECONDS=0
 log=$(dkms build -m mrc -v "$dver" -k "$krel" 2>&1)
 rc=$?

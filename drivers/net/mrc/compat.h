@@ -19,8 +19,15 @@
 #include <net/proto_memory.h>
 #endif
 
-/* 6.8 added ethtool_puts(): one ETH_GSTRING_LEN string, not a format. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 8, 0)
+/*
+ * ethtool_puts(): one ETH_GSTRING_LEN string, not a format.  Upstream
+ * commit 2a48c635fd9a ("ethtool: Implement ethtool_puts()") added it
+ * after 6.1 (6.1's headers lack it, 6.12's have it), and distributions
+ * backport it to older kernels (RHEL 9's 5.14), so no version test is
+ * right: Kbuild looks for its declaration in the kernel's
+ * include/linux/ethtool.h and defines MRC_HAVE_ETHTOOL_PUTS.
+ */
+#ifndef MRC_HAVE_ETHTOOL_PUTS
 #include <linux/ethtool.h>
 static inline void ethtool_puts(u8 **data, const char *str)
 {

@@ -84,6 +84,12 @@ struct mrc_dev *mrc_dev_get_by_index(struct net *net, int ifindex,
 	return netdev_priv(dev);
 }
 
+/* Bounds of max-msg-size in both netlink policies (mrc.h). */
+struct netlink_range_validation mrc_max_msg_size_range __ro_after_init = {
+	.min = 1,
+	.max = MRC_MAX_MSG_SIZE_LIMIT,
+};
+
 /* Connections running on @mdev, in any state.  Context: conns_lock. */
 static u32 mrc_dev_count_conns(struct mrc_dev *mdev)
 {
@@ -141,7 +147,9 @@ static int mrc_dev_switch_udp_port(struct mrc_dev *mdev, u16 port,
  * @extack: where to explain a refusal
  * @bad: set to the MRC_A_DEV_* attribute of the refused value, if any
  *
- * Every value is checked before anything changes; then the UDP port,
+ * Every value is checked before anything changes (the ranges again for
+ * sysfs: both netlink interfaces' policies refuse them first, with the
+ * same extack; mrc.h); then the UDP port,
  * the only change that can still fail (its sockets, or connections
  * using the old port), is switched first, and the others, which cannot
  * fail, follow.  So a refusal leaves the device exactly as it was.

@@ -6,7 +6,7 @@
  *   IFLA_INFO_DATA of an mrc device (IFLA_MRC_*): udp-port, max-msg-size,
  *   evs-per-plane and spray policy; read, set at creation (newlink) and
  *   changed (changelink) with the same checks as the generic netlink
- *   dev-set (mrc_dev_configure()).
+ *   dev-set: the same policy entries (mrc.h), then mrc_dev_configure().
  *   IFLA_INFO_SLAVE_DATA of a rail (IFLA_MRC_RAIL_*): its plane, admin
  *   and oper state; read-only (mrcctl rail set changes them).
  *
@@ -21,24 +21,22 @@
 
 #include "sock.h"
 
-/* Spray policy names are short literals ("mrc", "rr"). */
+/* Room for a spray policy's name in a reply ("mrc", "rr"). */
 #define MRC_LINK_SPRAY_NAME_MAX	16
 
 /*
  * IFLA_MRC_* of "ip link add/set ... type mrc".  Strict from the first
  * attribute: rtnetlink parses IFLA_INFO_DATA with the deprecated
- * (liberal) parser, which would take a u32 port's low half.
- *
- * Ranges beyond the types' are checked by mrc_dev_configure(), with its
- * own messages (the generic netlink dev-set's policy checks them first).
+ * (liberal) parser, which would take a u32 port's low half.  The
+ * entries are the generic netlink dev-set's (mrc.h): a bad value is
+ * refused with the same errno and extack through either interface.
  */
 const struct nla_policy mrc_link_policy[IFLA_MRC_MAX + 1] = {
 	[IFLA_MRC_UNSPEC] = { .strict_start_type = IFLA_MRC_UDP_PORT },
-	[IFLA_MRC_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-	[IFLA_MRC_MAX_MSG_SIZE] = { .type = NLA_U32 },
-	[IFLA_MRC_EVS_PER_PLANE] = { .type = NLA_U32 },
-	[IFLA_MRC_SPRAY] = { .type = NLA_NUL_STRING,
-			     .len = MRC_LINK_SPRAY_NAME_MAX - 1 },
+	[IFLA_MRC_UDP_PORT] = MRC_DEV_POLICY_UDP_PORT,
+	[IFLA_MRC_MAX_MSG_SIZE] = MRC_DEV_POLICY_MAX_MSG_SIZE,
+	[IFLA_MRC_EVS_PER_PLANE] = MRC_DEV_POLICY_EVS_PER_PLANE,
+	[IFLA_MRC_SPRAY] = MRC_DEV_POLICY_SPRAY,
 };
 
 /**

@@ -221,7 +221,6 @@ struct mrc_udp_port {
  * @conns: connections by id; written under @conns_lock, read under RCU
  * @conns_lock: protects @conns
  * @nr_conns: hashed connections (atomic)
- * @no_rail: mrc packets that arrived on a netdevice that is no rail
  */
 struct mrc_net {
 	struct list_head devs;
@@ -231,7 +230,6 @@ struct mrc_net {
 	struct hlist_head conns[1024];
 	spinlock_t conns_lock; /* see above */
 	atomic_t nr_conns;
-	atomic64_t no_rail;
 };
 
 /* Tunables with defaults (later: per device). */
@@ -294,6 +292,23 @@ struct mrc_dev_config {
 	u32 evs_per_plane;
 	const char *spray;
 };
+
+/*
+ * The policy entries of a device's tunables, shared by the two netlink
+ * interfaces that set them: generic netlink dev-set (MRC_A_DEV_*) and
+ * "ip link add/set ... type mrc" (IFLA_MRC_*).  One set of checks, so a
+ * bad value gets the same errno and extack (message, attribute and the
+ * policy's bounds) from either; they are the spec's checks
+ * (Documentation/netlink/specs/mrc.yaml, compared by mrc_ynl.py).  The
+ * spray name is checked by mrc_dev_configure(), for both too.
+ */
+extern struct netlink_range_validation mrc_max_msg_size_range;
+#define MRC_DEV_POLICY_UDP_PORT		NLA_POLICY_MIN(NLA_U16, 1)
+#define MRC_DEV_POLICY_MAX_MSG_SIZE	\
+	NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_max_msg_size_range)
+#define MRC_DEV_POLICY_EVS_PER_PLANE	\
+	NLA_POLICY_RANGE(NLA_U32, 1, MRC_EVS_PER_PLANE_MAX)
+#define MRC_DEV_POLICY_SPRAY		{ .type = NLA_NUL_STRING }
 
 /* device.c */
 extern struct rtnl_link_ops mrc_link_ops;

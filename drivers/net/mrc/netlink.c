@@ -1390,17 +1390,12 @@ static const struct nla_policy mrc_dev_get_nl_policy[MRC_A_DEV_IFINDEX + 1] = {
 	[MRC_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-static struct netlink_range_validation mrc_max_msg_size_range __ro_after_init = {
-	.min = 1,
-	.max = MRC_MAX_MSG_SIZE_LIMIT,
-};
-
 static const struct nla_policy mrc_dev_set_nl_policy[MRC_A_DEV_SPRAY + 1] = {
 	[MRC_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
-	[MRC_A_DEV_UDP_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
-	[MRC_A_DEV_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_max_msg_size_range),
-	[MRC_A_DEV_EVS_PER_PLANE] = NLA_POLICY_RANGE(NLA_U32, 1, MRC_EVS_PER_PLANE_MAX),
-	[MRC_A_DEV_SPRAY] = { .type = NLA_NUL_STRING },
+	[MRC_A_DEV_UDP_PORT] = MRC_DEV_POLICY_UDP_PORT,
+	[MRC_A_DEV_MAX_MSG_SIZE] = MRC_DEV_POLICY_MAX_MSG_SIZE,
+	[MRC_A_DEV_EVS_PER_PLANE] = MRC_DEV_POLICY_EVS_PER_PLANE,
+	[MRC_A_DEV_SPRAY] = MRC_DEV_POLICY_SPRAY,
 };
 
 static const struct nla_policy mrc_rail_add_nl_policy[MRC_A_RAIL_ADMIN_STATE + 1] = {

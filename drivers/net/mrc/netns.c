@@ -42,7 +42,6 @@ static int __net_init mrc_net_init(struct net *net)
 		INIT_HLIST_HEAD(&mn->conns[i]);
 	spin_lock_init(&mn->conns_lock);
 	atomic_set(&mn->nr_conns, 0);
-	atomic64_set(&mn->no_rail, 0);
 	return 0;
 }
 

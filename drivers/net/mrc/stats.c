@@ -196,17 +196,6 @@ void mrc_stats_ev(struct mrc_dev *mdev, unsigned int what)
 		atomic64_inc(&mdev->ev_trans[what]);
 }
 
-/**
- * mrc_stats_no_rail() - count a packet for an mrc port that came on no rail
- * @net: the namespace it arrived in
- *
- * Context: any.
- */
-void mrc_stats_no_rail(struct net *net)
-{
-	atomic64_inc(&mrc_net(net)->no_rail);
-}
-
 /* ---- Readers --------------------------------------------------------- */
 
 /**

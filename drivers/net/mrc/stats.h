@@ -195,7 +195,6 @@ void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
 		       enum mrc_drop_reason reason);
 void mrc_stats_ev(struct mrc_dev *mdev, unsigned int what);
-void mrc_stats_no_rail(struct net *net);
 u64 mrc_stats_ev_read(const struct mrc_dev *mdev, unsigned int what);
 void mrc_conn_stats_info(const struct mrc_conn_stats *cs,
 			 struct mrc_info *info);

@@ -32,7 +32,9 @@
  * transfers keeps taking them whole.
  *
  * A packet is attributed to the rail it arrived on (skb->dev); from there
- * to its device and to a connection by the id in its header.
+ * to its device, if it came to that device's udp-port (else it is dropped
+ * as no-rail: the rail is not one of that port's), and to a connection by
+ * the id in its header.
  *
  * Reading order: the peer's xmit.c -> here (parsed by core/wire.c) ->
  * handshake.c for a REQ, input.c (the dispatcher) for everything else.
@@ -400,11 +402,22 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 
 	rcu_read_lock();
 	rail = mrc_udp_rail(skb);
-	if (!rail) {
-		mrc_stats_no_rail(net);
+	/* No device to count it on: a plain drop (skb:kfree_skb, dropwatch). */
+	if (!rail)
 		goto free;
-	}
 	mdev = rail->mdev;
+	/*
+	 * Only the device's own udp-port is its.  A device that moved to
+	 * another port may find its old one still open, kept by another
+	 * device of the namespace; a REQ taken from there would start a
+	 * connection that answers from the new port, never completes, and
+	 * keeps the device busy (the move back refused, EBUSY) for as long
+	 * as the peer retries.
+	 */
+	if (unlikely(ntohs(inet_sk(sk)->inet_sport) != READ_ONCE(mdev->udp_port))) {
+		reason = MRC_DROP_NO_RAIL;
+		goto drop;
+	}
 	/* A rail may change planes (RTNL): one packet sees one plane. */
 	plane = READ_ONCE(rail->plane);
 	if (skb_is_gso(skb)) {
@@ -605,8 +618,7 @@ static void mrc_udp_data_ready(struct sock *sk)
 		 */
 		csum_ok = skb_is_gso(skb) || udp_skb_csum_unnecessary(skb);
 		skb->dev = dev_get_by_index_rcu(net, skb->skb_iif);
-		if (!skb->dev) {
-			mrc_stats_no_rail(net);
+		if (!skb->dev) {	/* gone meanwhile: no rail to count it */
 			kfree_skb(skb);
 		} else if (!csum_ok && __udp_lib_checksum_complete(skb)) {
 			mrc_udp_csum_error(sk, skb);

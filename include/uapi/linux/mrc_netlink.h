@@ -105,7 +105,10 @@ enum mrc_nl_ev_state {
  * @MRC_DROP_REASON_BAD_FIELD: A header field is out of range.
  * @MRC_DROP_REASON_BAD_CHECKSUM: UDP checksum (counted by UDP as
  *   UdpInCsumErrors).
- * @MRC_DROP_REASON_NO_RAIL: Arrived on a netdevice that is no rail.
+ * @MRC_DROP_REASON_NO_RAIL: Arrived on a rail of the device, but at another
+ *   udp-port than the device's (a port the device left, kept open by another
+ *   device of the namespace). A packet on a netdevice that is no rail at all
+ *   has no device to count it on.
  * @MRC_DROP_REASON_NO_CONN: For an unknown connection.
  * @MRC_DROP_REASON_NO_LISTENER: REQ for a port nobody listens on.
  * @MRC_DROP_REASON_BAD_SOURCE: Not from the connection's peer.
