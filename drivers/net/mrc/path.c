@@ -204,7 +204,6 @@ int mrc_path_setup(struct mrc_sock *ms, struct mrc_dev *mdev, gfp_t gfp)
 	u32 per = READ_ONCE(mdev->evs_per_plane);
 	u32 n = 0, plane, i, nplanes, planes = 0, now = mrc_now_us();
 	bool per_plane = READ_ONCE(loss_per_plane);
-	struct mrc_ev_index *evx;
 	struct mrc_plane *pl;
 	struct mrc_ev *evs;
 
@@ -234,14 +233,7 @@ again:
 	 */
 	evs = kzalloc(mrc_path_block_size(n, nplanes),
 		      per > 1 ? gfp | __GFP_NOWARN : gfp);
-	/*
-	 * The spray index apart: in the block it would push a one-plane
-	 * connection (4064 bytes) out of kmalloc-4k.  176 bytes for 32 paths.
-	 */
-	evx = evs ? kmalloc(mrc_evx_size(n, nplanes),
-			    per > 1 ? gfp | __GFP_NOWARN : gfp) : NULL;
-	if (!evx) {
-		kfree(evs);
+	if (!evs) {
 		if (per > 1) {
 			n /= per;
 			per /= 2;
@@ -273,10 +265,7 @@ again:
 			ms->txpaths[n].group = per_plane ? plane : 0;
 		}
 	}
-	/* n <= MRC_MAX_PATHS: always fits the index's u16 positions */
-	BUILD_BUG_ON(MRC_MAX_PATHS > MRC_EVX_MAX_EVS);
-	mrc_evx_init(evx, evs, n, nplanes);
-	ms->ev_index = evx;
+	/* The spray index comes with the first data (mrc_path_index()). */
 	ms->spray = READ_ONCE(mdev->spray) ?: &mrc_spray_mrc;
 	ms->spray_rng = get_random_u32() | 1;
 	ms->spray_cursor = get_random_u32_below(n);
@@ -378,6 +367,32 @@ void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes)
 	}
 }
 
+/*
+ * The spray index of @ms, built on first use: an idle connection, or one
+ * that only receives, never sprays and does not pay for it (176 bytes
+ * for 32 paths; in the path block it would push a one-plane connection,
+ * 4064 bytes, out of kmalloc-4k).  False without memory: nothing is
+ * sent now, and the retransmission timer, armed while data waits
+ * (mrc_output_push()), tries again.
+ */
+static bool mrc_path_index(struct mrc_sock *ms)
+{
+	u32 nplanes = fls(ms->planes);
+	struct mrc_ev_index *x;
+
+	lockdep_assert_held(&ms->lock);
+	if (likely(ms->ev_index))
+		return true;
+	/* n <= MRC_MAX_PATHS: always fits the index's u16 positions */
+	BUILD_BUG_ON(MRC_MAX_PATHS > MRC_EVX_MAX_EVS);
+	x = kmalloc(mrc_evx_size(ms->npaths, nplanes), GFP_ATOMIC | __GFP_NOWARN);
+	if (!x)
+		return false;
+	mrc_evx_init(x, ms->evs, ms->npaths, nplanes);
+	ms->ev_index = x;
+	return true;
+}
+
 /**
  * mrc_path_pick() - the path of the next data packet
  * @ms: the connection
@@ -398,7 +413,6 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 	struct mrc_spray_ctx c = {
 		.evs = ms->evs,
 		.nevs = ms->npaths,
-		.index = ms->ev_index,
 		.planes = planes,
 		.nplanes = ms->planes ? fls(ms->planes) : 0,
 		.rng = &ms->spray_rng,
@@ -410,8 +424,9 @@ int mrc_path_pick(struct mrc_sock *ms, struct mrc_spray_plane *planes,
 	int p;
 
 	lockdep_assert_held(&ms->lock);
-	if (!ms->npaths)
+	if (!ms->npaths || !mrc_path_index(ms))
 		return -1;
+	c.index = ms->ev_index;
 	p = ms->spray->pick(&c);
 	if (p >= 0)
 		return p;
@@ -497,8 +512,11 @@ void mrc_path_changed(struct mrc_sock *ms, u32 path, unsigned int old_state)
 
 	lockdep_assert_held(&ms->lock);
 	/* The one place the spray index follows the paths' states. */
-	mrc_evx_update(ms->ev_index, ms->evs, path);
-	DEBUG_NET_WARN_ON_ONCE(!mrc_evx_check(ms->ev_index, ms->evs, ms->npaths));
+	if (ms->ev_index) {
+		mrc_evx_update(ms->ev_index, ms->evs, path);
+		DEBUG_NET_WARN_ON_ONCE(!mrc_evx_check(ms->ev_index, ms->evs,
+						      ms->npaths));
+	}
 	trace_mrc_ev_state(ms->id, path, e->ev, e->plane, old_state, e->state);
 	if (ms->mdev)
 		mrc_stats_ev(ms->mdev, e->state);

@@ -193,9 +193,11 @@ struct mrc_endpoint_rail {
  *	@path_scratch: mrc_path_setup()); conn lock
  * @npaths: number of @evs
  * @ev_index: @evs bucketed by plane and state (core/evindex.h), for the
- *	spray policy's O(planes) pick; its own allocation, made and freed
- *	with @evs; mrc_path_changed() refiles an EV after every state
- *	change; conn lock
+ *	spray policy's O(planes) pick; its own allocation, made with the
+ *	first data packet (NULL before: idle and receive-only connections
+ *	do without, mrc_path_index()) and freed with @evs;
+ *	mrc_path_changed() refiles an EV after every state change; conn
+ *	lock
  * @planes: bitmap of the planes the paths are on
  * @plane: per plane: congestion control, challenge, route cache
  *	(struct mrc_plane), fls(@planes) entries: index only with a plane
