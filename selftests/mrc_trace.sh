@@ -9,7 +9,8 @@
 # A's packets on a0 duplicated) sends for 6 s while A's rail a1 goes down
 # and up (failover), plane 1 then drops everything A sends for 1.5 s
 # (losses, retransmissions, failed probes, EV replacement) and plane 0 too
-# for the last 0.7 s of that (RTO); then both close, and one malformed
+# for the last 0.7 s of that (RTO); longer on the debug kernel, with
+# bigger messages; then both close, and one malformed
 # (1-byte) datagram goes to A's mrc port.  Asserted:
 #  - each of the 8 events fired (the scenario makes each one happen), and
 #    the ring lost none (so counts are exact);
@@ -17,8 +18,9 @@
 #    every reason; B counted duplicates; rx_dropped is the sum of the
 #    drop_<reason> counters but duplicate and trimmed (protocol events);
 #  - the malformed datagram: one mrc_drop "short" (type none, conn 0) and
-#    one skb:kfree_skb with reason PKT_TOO_SMALL, at a location in mrc.ko
-#    (a symbol on 6.12, a pointer looked up in /proc/kallsyms on 6.1);
+#    one skb:kfree_skb with reason PKT_TOO_SMALL, freed in mrc.ko (its
+#    location on 6.12; on 6.1, which prints a pointer, its stack's first
+#    frame past kfree_skb_reason(), among mrc's symbols in /proc/kallsyms);
 #  - mrc_conn_state: exactly two connections, the client closed ->
 #    req-sent -> established -> time-wait -> closed, the server's child
 #    closed -> req-rcvd -> established -> time-wait -> closed, err 0;
@@ -36,6 +38,7 @@ PY=/usr/bin/python3
 tmp=$(mktemp -d)
 
 tr_off() {
+	[ -e $T/options/stacktrace ] && echo 0 >$T/options/stacktrace
 	[ -d $T/events/mrc ] && echo 0 >$T/events/mrc/enable
 	[ -d $T/events/skb/kfree_skb ] && echo 0 >$T/events/skb/kfree_skb/enable
 }
@@ -68,28 +71,36 @@ done
 
 # ---- traffic, failures, close -----------------------------------------------
 
-$B mrcat -l -p $PORT -m 0 -s 6000 -t 60 -r "$tmp/ready" >"$tmp/srv" 2>&1 &
+# The debug kernel (KASAN, lockdep under TCG) is 10-20x slower: its
+# timers and RTTs too.  Longer phases and bigger messages (the windows
+# must fill to grow) give it the same events.
+if [ "${MRC_KERNEL:-stock}" = debug ]; then
+	dur=14 size=60000 down=1 silent=3 dark=3
+else
+	dur=6 size=6000 down=0.5 silent=0.8 dark=0.7
+fi
+$B mrcat -l -p $PORT -m 0 -s $size -t 90 -r "$tmp/ready" >"$tmp/srv" 2>&1 &
 srv=$!
 for _ in $(seq 100); do [ -e "$tmp/ready" ] && break; sleep 0.1; done
-$A mrcat -c 10.0.0.2 -p $PORT -D 6 -d 3000 -s 6000 -t 60 -r "$tmp/conn" >"$tmp/cli" 2>&1 &
+$A mrcat -c 10.0.0.2 -p $PORT -D $dur -d 3000 -s $size -t 90 -r "$tmp/conn" >"$tmp/cli" 2>&1 &
 cli=$!
 for _ in $(seq 100); do [ -e "$tmp/conn" ] && break; sleep 0.1; done
 sleep 1
 $A ip link set dev a1 down		# failover: plane 1's packets in flight move
-sleep 0.5
+sleep $down
 $A ip link set dev a1 up
 sleep 1
 $A tc qdisc change dev a1 root netem delay 20ms loss 100%
-sleep 0.8
+sleep $silent
 $A tc qdisc change dev a0 root netem duplicate 5% loss 100%
-sleep 0.7
+sleep $dark
 $A tc qdisc change dev a0 root netem duplicate 5%
 $A tc qdisc change dev a1 root netem delay 20ms
 wait $cli
 crc=$?
 wait $srv
 src=$?
-check_match "A sent to B for 6 s, every byte verified, both closed (exit $crc/$src)" \
+check_match "A sent to B for $dur s, every byte verified, both closed (exit $crc/$src)" \
 	"^0 0 role=[a-z]+ msgs=[1-9][0-9]* bytes=[1-9][0-9]* .*errors=0" "$crc $src $(tail -1 "$tmp/srv")"
 
 # The connections end (TIME_WAIT) and the traffic stops: at most 10 s.
@@ -101,10 +112,11 @@ check_eq "both connections are gone" "" "$(mrcctl -n $NA conn show)$(mrcctl -n $
 
 # One malformed datagram (1 byte: shorter than any header) to A's port,
 # with skb:kfree_skb on: the drop monitors' view of it.
-# 6.1 prints the event's location as a pointer (6.12 as a symbol): raw,
-# not hashed, it is looked up among mrc's symbols.
-[ -e $T/options/hash-ptr ] && echo 0 >$T/options/hash-ptr
+# 6.1 prints the event's location as a (hashed) pointer, 6.12 as a
+# symbol: the events' stacks name the function (options/stacktrace), looked
+# up among mrc's symbols.
 grep '\[mrc\]$' /proc/kallsyms >"$tmp/kallsyms"
+echo 1 >$T/options/stacktrace
 echo 1 >$T/events/skb/kfree_skb/enable
 # shellcheck disable=SC2016
 $B bash -c 'printf x >/dev/udp/10.0.0.1/$1' - "$($A cat /sys/class/net/mrc0/mrc/udp_port)"
@@ -113,9 +125,9 @@ for _ in $(seq 20); do
 	sleep 0.1
 done
 tr_off
+echo 0 >$T/options/stacktrace
 
-cat $T/trace >"$tmp/trace"	# formatted now: hash-ptr still off
-[ -e $T/options/hash-ptr ] && echo 1 >$T/options/hash-ptr
+cat $T/trace >"$tmp/trace"
 cat $T/per_cpu/cpu*/stats >"$tmp/stats"
 $A ethtool -S mrc0 >"$tmp/ethA"
 $B ethtool -S mrc0 >"$tmp/ethB"
@@ -131,13 +143,18 @@ out = []
 def chk(desc, exp, act):
     out.append("\x1f".join((desc, str(exp), str(act))))
 ev = collections.defaultdict(list)	# event -> [fields]
-kfree = []
+kfree = []	# [line, [stack frames]]
+last = None
 for line in open(d + "/trace"):
     m = re.search(r" (mrc_\w+): (.*)$", line)
     if m:
         ev[m.group(1)].append(m.group(2))
+        last = None
     elif " kfree_skb: " in line:
-        kfree.append(line.strip())
+        kfree.append([line.strip(), []])
+        last = kfree[-1]
+    elif line.startswith(" => ") and last is not None:
+        last[1].append(line[4:].strip())
 overrun = sum(int(x) for x in re.findall(r"^overrun: (\d+)", open(d + "/stats").read(), re.M))
 names = ["mrc_conn_state", "mrc_cwnd", "mrc_drop", "mrc_ev_replace", "mrc_ev_state",
          "mrc_failover", "mrc_retransmit", "mrc_rto"]
@@ -173,26 +190,23 @@ short = [f for f in ev["mrc_drop"] if "reason=short " in f]
 chk("the malformed datagram: one mrc_drop short, no type, no conn, on A's rail a0",
     "1 type=none conn=00000000", "%d %s" % (len(short), " ".join(
         re.search(r"(type=\S+ conn=\S+)", f).group(1) for f in short)))
-syms = []
-for line in open(d + "/kallsyms"):
-    a, _, name = line.split()[:3]
-    syms.append((int(a, 16), name))
-syms.sort()
-def where(loc):
-    """The mrc function at a kfree_skb location (%pS or a raw pointer)."""
+syms = set(line.split()[2] for line in open(d + "/kallsyms"))
+def where(loc, stack):
+    """The mrc function that freed it: its location (%pS, 6.12), or the
+    first frame of its stack past the freeing functions (6.1)."""
     if loc.endswith("[mrc]"):
         return loc.split("+")[0]
-    try:
-        a = int(loc, 16)
-    except ValueError:
-        return "not mrc: " + loc
-    best = [n for s, n in syms if s <= a and a - s < 0x10000]
-    return best[-1] if best else "not mrc: " + loc
+    for f in stack:
+        n = f.split("+")[0].split()[0]
+        if re.match(r"(__)?(kfree_skb|sk_skb_reason_drop|trace|ftrace|__traceiter)", n):
+            continue
+        return n if n in syms else "not mrc: " + n
+    return "not mrc: " + loc
 too_small = []
-for line in kfree:
+for line, stack in kfree:
     m = re.search(r"location=(.*) reason: (\S+)$", line)
     if m and m.group(2) == "PKT_TOO_SMALL":
-        too_small.append(where(m.group(1)))
+        too_small.append(where(m.group(1), stack))
 chk("... and one skb:kfree_skb with reason PKT_TOO_SMALL, at an mrc location (%s)" %
     " ".join(too_small), "1 mrc", "%d %s" % (len(too_small),
     "mrc" if too_small and all(not w.startswith("not mrc") for w in too_small) else "not mrc"))
