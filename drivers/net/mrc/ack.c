@@ -43,14 +43,14 @@ MODULE_PARM_DESC(reo_adapt,
  * @w: the ACK part
  * @ce: the ACK's CE flag (the trigger was marked)
  * @seg: the packet (its arrival time, its wait in this host)
- * @dropped: set if the packet was counted as a drop (it acknowledges
- *	PSNs never sent, or uses a field the peer did not negotiate): it
- *	is dropped whole
+ * @dropped: set to the reason if the packet was counted as a drop (it
+ *	acknowledges PSNs never sent, or uses a field the peer did not
+ *	negotiate): it is dropped whole
  * @xq: where what the ACK lets us send is queued
  */
 void mrc_ack_rcv(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 		 const struct mrc_wire_ack *w, bool ce,
-		 const struct mrc_rx_seg *seg, bool *dropped,
+		 const struct mrc_rx_seg *seg, enum mrc_drop_reason *dropped,
 		 struct sk_buff_head *xq)
 {
 	u32 rwnd, rtt, reo, host, now = seg->now;
@@ -62,7 +62,7 @@ void mrc_ack_rcv(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 	mrc_wire_get_ack(w, &a);
 	/* Only from a peer that settled it; otherwise the field is reserved. */
 	if (a.host_delay_us && !(ms->caps & MRC_F_REQ_HOST_DELAY)) {
-		mrc_input_drop(ms, rail, dropped, MRC_DROP_RESERVED);
+		mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_RESERVED);
 		return;
 	}
 	/* A hold longer than the peer may take on purpose is RTT. */
@@ -70,7 +70,7 @@ void mrc_ack_rcv(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 
 	if (!mrc_txwin_ack(&ms->txw, ms->txpaths, ms->npaths, &a, now,
 			   mrc_output_acked, ms, &res)) {
-		mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_ACK);
+		mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_BAD_ACK);
 		return;
 	}
 	if (type == MRC_PKT_DATA)

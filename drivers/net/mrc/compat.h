@@ -36,6 +36,16 @@ static inline void ethtool_puts(u8 **data, const char *str)
 }
 #endif
 
+/*
+ * An skb freed because its socket is gone or closed: 6.12 has a reason
+ * for it, 6.1 none that fits.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#define MRC_SKB_DROP_SOCKET_CLOSE	SKB_DROP_REASON_SOCKET_CLOSE
+#else
+#define MRC_SKB_DROP_SOCKET_CLOSE	SKB_DROP_REASON_NOT_SPECIFIED
+#endif
+
 /* 6.12 turned NETIF_F_NETNS_LOCAL into dev->netns_immutable. */
 static inline void mrc_netdev_set_netns_immutable(struct net_device *dev)
 {

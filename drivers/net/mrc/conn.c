@@ -340,14 +340,32 @@ void mrc_conn_arm_rto(struct mrc_sock *ms)
 	mrc_conn_rto_set(ms, jiffies + usecs_to_jiffies(us) + 1);
 }
 
-/*
- * Finish a connection: no more packets, leave the table.  Complete
- * messages stay for a reader of an open socket (mrc_input_purge()).
+/**
+ * mrc_set_state_err() - move a connection to @state, for @err
+ * @ms: the connection (conn lock)
+ * @state: enum mrc_state
+ * @err: the error it ends with (an abort's errno), or 0; only traced
+ *
+ * The mrc_conn_state tracepoint sees every change of a connection's
+ * state (a listener's LISTEN and CLOSED are not a connection's).
  */
-static void mrc_conn_finish(struct mrc_sock *ms)
+void mrc_set_state_err(struct mrc_sock *ms, u8 state, int err)
 {
 	lockdep_assert_held(&ms->lock);
-	mrc_set_state(ms, MRC_ST_CLOSED);
+	trace_mrc_conn_state(ms, state, err);
+	/* Pairs with smp_load_acquire() in udp.c: the rails before the state. */
+	smp_store_release(&ms->state, state);
+}
+
+/*
+ * Finish a connection (with @err, 0 for none): no more packets, leave
+ * the table.  Complete messages stay for a reader of an open socket
+ * (mrc_input_purge()).
+ */
+static void mrc_conn_finish(struct mrc_sock *ms, int err)
+{
+	lockdep_assert_held(&ms->lock);
+	mrc_set_state_err(ms, MRC_ST_CLOSED, err);
 	mrc_conn_rto_stop(ms);
 	mrc_path_stop(ms);
 	mrc_conn_stop_ack(ms, false);
@@ -416,7 +434,7 @@ void mrc_conn_abort(struct mrc_sock *ms, int err, bool send_reset,
 	/* The error first: a poller woken by the state change sees it. */
 	if (err)
 		WRITE_ONCE(ms->sk.sk_err, err);
-	mrc_conn_finish(ms);
+	mrc_conn_finish(ms, err);
 	if (listener)
 		mrc_listener_forget(listener, ms, true);
 	if (err)
@@ -559,7 +577,7 @@ static void mrc_conn_rto(struct timer_list *t)
 		mrc_conn_arm_rto(ms);
 		break;
 	case MRC_ST_TIME_WAIT:
-		mrc_conn_finish(ms);
+		mrc_conn_finish(ms, 0);
 		break;
 	}
 out:

@@ -435,9 +435,14 @@ int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		memset(&ms->txw, 0, sizeof(ms->txw));
 		return -ENETUNREACH;
 	}
+	/*
+	 * Its id first, so that the state change is traced with it: the id
+	 * is in no packet before the REQ leaves (after the unlock), and a
+	 * packet that names it is received under this lock, after the state.
+	 */
+	mrc_conn_hash(ms);
 	mrc_set_state(ms, MRC_ST_REQ_SENT);
 	ms->last_progress = jiffies;
-	mrc_conn_hash(ms);
 	skb = mrc_build_req(ms, MRC_PKT_REQ);
 	if (skb) {
 		mrc_xmit_raw_prepare(skb, ms, plane, &mrc_lrail(ms, plane)->addr,
@@ -654,12 +659,18 @@ static struct mrc_sock *mrc_find_half_open(struct mrc_sock *lis,
  * @daddr: its destination address (ours)
  *
  * Context: softirq, RCU.
+ * Return: MRC_DROP_NONE if the REQ was taken (a child made, or an ACCEPT
+ * sent again), else why it was dropped (counted here; the caller frees it
+ * with mrc_kfree_skb()).
  */
-void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
-		       struct mrc_pkt *pkt, const struct in6_addr *saddr,
-		       const struct in6_addr *daddr)
+enum mrc_drop_reason mrc_handshake_rcv(struct mrc_dev *mdev,
+				       struct mrc_rail *rail, u8 plane,
+				       struct mrc_pkt *pkt,
+				       const struct in6_addr *saddr,
+				       const struct in6_addr *daddr)
 {
 	u16 port = be16_to_cpu(pkt->u.req.req.dst_port);
+	enum mrc_drop_reason why = MRC_DROP_NONE;
 	struct mrc_sock *lis, *child;
 	struct sk_buff_head xq;
 	bool reserved = false;
@@ -668,9 +679,9 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 
 	lis = mrc_listener_lookup(dev_net(mdev->dev), mdev, port, daddr);
 	if (!lis) {
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_LISTENER);
+		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_LISTENER, pkt);
 		mrc_reset_reply(mdev, rail, pkt, saddr, MRC_RESET_NO_LISTENER);
-		return;
+		return MRC_DROP_NO_LISTENER;
 	}
 	child = mrc_find_half_open(lis, pkt, saddr);
 	if (child) {
@@ -690,12 +701,14 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	 */
 	reserved = atomic_add_unless(&mdev->half_open, 1, MRC_HALF_OPEN_MAX);
 	if (!reserved || mrc_listener_full(lis)) {
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BACKLOG);
+		why = MRC_DROP_BACKLOG;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		goto out;
 	}
 	child = mrc_child_alloc(lis);
 	if (!child) {
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		why = MRC_DROP_NO_BUFFER;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		goto out;
 	}
 	child->peer.smrc_family = mrc_params.family;
@@ -712,7 +725,8 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	child->udp_port = READ_ONCE(mdev->udp_port);
 	child->max_msg = READ_ONCE(mdev->max_msg_size);
 	if (mrc_fill_lrails(child, mdev, mrc_addr_family(saddr), &payload)) {
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_BUFFER);
+		why = MRC_DROP_NO_BUFFER;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
@@ -726,7 +740,8 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 		child->lrail[plane].addr = *daddr;
 	if (payload < READ_ONCE(mrc_min_seg_size) || !mrc_take_peer(child, pkt, mdev) ||
 	    !mrc_lrail(child, plane)->family || !mrc_prail(child, plane)->family) {
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BAD_FIELD);
+		why = MRC_DROP_BAD_FIELD;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
@@ -742,22 +757,25 @@ void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
 	mrc_conn_lock(child, &xq);
 	if (!mrc_conn_set_dev(child, mdev)) {
 		mrc_conn_unlock(child, &xq);
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_STATE);
+		why = MRC_DROP_STATE;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		mrc_child_drop(lis, child);
 		goto out;
 	}
+	mrc_conn_hash(child);	/* its id first, as in mrc_connect_start() */
 	mrc_set_state(child, MRC_ST_REQ_RCVD);
 	reserved = false;	/* the child's now: it gives it back */
 	child->last_progress = jiffies;
-	mrc_conn_hash(child);
 	err = mrc_listener_add_half_open(lis, child);
 	if (err == -ECONNREFUSED) {
 		/* The listener closed meanwhile: the client hears a RESET. */
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_NO_LISTENER);
+		why = MRC_DROP_NO_LISTENER;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		mrc_conn_abort(child, 0, true, &xq);
 	} else if (err) {
 		/* Its backlog filled meanwhile: dropped, the client retries. */
-		mrc_stats_rx_drop(mdev, rail, MRC_DROP_BACKLOG);
+		why = MRC_DROP_BACKLOG;
+		mrc_stats_rx_drop(mdev, rail, why, pkt);
 		mrc_conn_abort(child, 0, false, &xq);
 	} else {
 		mrc_send_accept(child, &xq);
@@ -770,6 +788,7 @@ out:
 	if (reserved)
 		atomic_dec(&mdev->half_open);
 	sock_put(&lis->sk);
+	return why;
 }
 
 /**
@@ -781,11 +800,13 @@ out:
  *	until this returns)
  * @xq: where the ACK completing the handshake is queued
  *
- * Return: true if the packet was counted as a drop (the caller frees
- * the skb as one).
+ * Return: why the packet was counted as a drop (the caller frees the skb
+ * with it), or MRC_DROP_NONE.
  */
-bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
-			  struct mrc_pkt *pkt, struct sk_buff_head *xq)
+enum mrc_drop_reason mrc_handshake_accept(struct mrc_sock *ms,
+					  struct mrc_rail *rail, u8 plane,
+					  struct mrc_pkt *pkt,
+					  struct sk_buff_head *xq)
 {
 	int err;
 
@@ -794,16 +815,16 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		/* Our completing ACK was lost: send another. */
 		ms->ack_trig_plane = plane;
 		mrc_input_send_ack(ms, xq);
-		return false;
+		return MRC_DROP_NONE;
 	}
 	if (ms->state != MRC_ST_REQ_SENT) {
-		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_STATE);
-		return true;
+		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_STATE, pkt);
+		return MRC_DROP_STATE;
 	}
 	/* An ACCEPT keeps capabilities of our REQ's, never adds one. */
 	if (pkt->flags & ~ms->caps_offer) {
-		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
-		return true;
+		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD, pkt);
+		return MRC_DROP_BAD_FIELD;
 	}
 	mrc_handshake_set_caps(ms, pkt->flags);
 	if (!mrc_take_peer(ms, pkt, ms->mdev)) {
@@ -812,16 +833,16 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		 * tell the half-open child (raw, to the address connect()
 		 * named) so it does not wait for us.
 		 */
-		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD);
+		mrc_stats_rx_drop(ms->mdev, rail, MRC_DROP_BAD_FIELD, pkt);
 		WRITE_ONCE(ms->peer_id, pkt->src_conn);
 		mrc_conn_abort(ms, EPROTO, true, xq);
-		return true;
+		return MRC_DROP_BAD_FIELD;
 	}
 	err = mrc_path_setup(ms, ms->mdev, GFP_ATOMIC);
 	if (err) {
 		/* -ENETUNREACH: the rails share no plane. */
 		mrc_conn_abort(ms, -err, true, xq);
-		return false;
+		return MRC_DROP_NONE;
 	}
 	mrc_output_ring_init(ms);
 	mrc_set_state(ms, MRC_ST_ESTABLISHED);
@@ -834,7 +855,7 @@ bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	mrc_input_send_ack(ms, xq);
 	ms->sk.sk_state_change(&ms->sk);
 	mrc_output_push(ms, xq);
-	return false;
+	return MRC_DROP_NONE;
 }
 
 /**

@@ -16,7 +16,8 @@
  * A REQ never gets here: udp.c hands it to handshake.c, since it has no
  * connection yet.  What matches no handler in the connection's state is
  * counted as a drop here (mrc_input_drop(), by reason) and freed with
- * kfree_skb() so drop monitors see it.
+ * mrc_kfree_skb(): kfree_skb_reason() so drop monitors see it, or
+ * consume_skb() for a duplicate or a trimmed packet (protocol events).
  *
  * Reading order: udp.c -> here -> recv.c (DATA; then af_mrc.c recvmsg())
  * or ack.c (ACKs; then output.c sends what they allow).
@@ -37,13 +38,15 @@ static void mrc_input_probe_ack(struct mrc_sock *ms, u8 plane,
 
 /*
  * A packet or a burst's segment (@seg) for this connection; returns true
- * if @seg->skb was kept or freed, sets *@dropped when counted as a drop.
+ * if @seg->skb was kept or freed, sets *@droppedp to the reason when
+ * counted as a drop (else MRC_DROP_NONE).
  */
 static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			struct mrc_rx_seg *seg, struct mrc_pkt *pkt, bool ce,
-			bool *droppedp, struct sk_buff_head *xq)
+			enum mrc_drop_reason *droppedp, struct sk_buff_head *xq)
 {
-	bool kept = false, dropped = false;
+	enum mrc_drop_reason dropped = MRC_DROP_NONE;
+	bool kept = false;
 
 	if (ms->state == MRC_ST_ESTABLISHED && !mrc_plane_proven(ms, plane))
 		mrc_challenge_heard(ms, plane);
@@ -69,7 +72,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		 */
 		if (pkt->type == MRC_PKT_DATA && pkt->flags & MRC_F_DATA_ACK) {
 			if (!(ms->caps & MRC_F_REQ_ACK_DATA)) {
-				mrc_input_drop(ms, rail, &dropped, MRC_DROP_RESERVED);
+				mrc_input_drop(ms, rail, seg, &dropped, MRC_DROP_RESERVED);
 				break;
 			}
 			if (ms->state == MRC_ST_ESTABLISHED) {
@@ -83,14 +86,14 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		if (ms->state == MRC_ST_TIME_WAIT &&
 		    (pkt->type == MRC_PKT_DATA || pkt->type == MRC_PKT_CLOSE)) {
 			/* A straggler: our ACK of it was lost. */
-			mrc_input_drop(ms, rail, &dropped, MRC_DROP_DUPLICATE);
+			mrc_input_drop(ms, rail, seg, &dropped, MRC_DROP_DUPLICATE);
 			ms->stats.rx_dups++;
 			ms->ack_trig_plane = plane;
 			mrc_input_send_ack(ms, xq);
 			break;
 		}
 		if (ms->state != MRC_ST_ESTABLISHED) {
-			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, seg, &dropped, MRC_DROP_STATE);
 			break;
 		}
 		if (pkt->type == MRC_PKT_ACK || pkt->type == MRC_PKT_NACK) {
@@ -106,7 +109,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		    (pkt->flags & MRC_F_PROBE_CHALLENGE))
 			mrc_conn_established(ms, xq);
 		if (ms->state != MRC_ST_ESTABLISHED) {
-			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, seg, &dropped, MRC_DROP_STATE);
 			break;
 		}
 		if (pkt->flags & MRC_F_PROBE_CHALLENGE) {
@@ -125,7 +128,7 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		enum mrc_drop_reason why;
 
 		if (ms->state != MRC_ST_ESTABLISHED) {
-			mrc_input_drop(ms, rail, &dropped, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, seg, &dropped, MRC_DROP_STATE);
 			break;
 		}
 		if (!(pkt->flags & MRC_F_PROBE_CHALLENGE)) {
@@ -136,11 +139,11 @@ static bool __mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		if (why == MRC_DROP_NONE)
 			mrc_output_push(ms, xq);	/* the plane opens */
 		else
-			mrc_input_drop(ms, rail, &dropped, why);
+			mrc_input_drop(ms, rail, seg, &dropped, why);
 		break;
 	}
 	default:
-		mrc_input_drop(ms, rail, &dropped, MRC_DROP_TYPE);
+		mrc_input_drop(ms, rail, seg, &dropped, MRC_DROP_TYPE);
 		break;
 	}
 	*droppedp = dropped;
@@ -166,16 +169,14 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		.now = mrc_now_us(),
 		.host_us = ms->caps & MRC_F_REQ_HOST_DELAY ?
 			   mrc_host_delay_us(skb) : 0,
+		.pkt = pkt,
 	};
-	bool dropped;
+	enum mrc_drop_reason dropped;
 
 	lockdep_assert_held(&ms->lock);
 	if (__mrc_input(ms, rail, plane, &seg, pkt, ce, &dropped, xq))
 		return;
-	if (dropped)
-		kfree_skb(skb);		/* what drop monitors should see */
-	else
-		consume_skb(skb);
+	mrc_kfree_skb(skb, dropped);	/* a drop is what drop monitors see */
 }
 
 /**
@@ -196,19 +197,22 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
  * is referenced from that run's skb (no allocation), any other gets an
  * skb that references them.
  *
- * Return: true if the segment was dropped (and counted).
+ * Return: why the segment was dropped (and counted), or MRC_DROP_NONE.
  */
-bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
-		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
-		     bool ce, u32 now, u32 host_us, struct sk_buff_head *xq)
+enum mrc_drop_reason mrc_input_burst(struct mrc_sock *ms,
+				     struct mrc_rail *rail, u8 plane,
+				     const struct sk_buff *burst, u32 off,
+				     struct mrc_pkt *pkt, bool ce, u32 now,
+				     u32 host_us, struct sk_buff_head *xq)
 {
 	struct mrc_rx_seg seg = {
 		.burst = burst,
 		.off = off,
 		.now = now,
 		.host_us = host_us,
+		.pkt = pkt,
 	};
-	bool dropped;
+	enum mrc_drop_reason dropped;
 
 	lockdep_assert_held(&ms->lock);
 	/* Its skb, if one was made, was kept or freed there. */

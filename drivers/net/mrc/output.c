@@ -442,7 +442,7 @@ static struct sk_buff *mrc_output_clone(struct mrc_sock *ms,
 			return NULL;
 		/* Copies the head only while an earlier transmission is alive. */
 		if (skb_cow_head(c, hr)) {
-			kfree_skb(c);
+			kfree_skb_reason(c, SKB_DROP_REASON_NOMEM);
 			return NULL;
 		}
 	} else {
@@ -1032,7 +1032,8 @@ void mrc_output_purge(struct mrc_sock *ms)
 	if (!ms->txseg)
 		return;
 	for (i = 0; i < ms->txw.size; i++) {
-		kfree_skb(ms->txseg[i].skb);	/* one reference each */
+		/* one reference each; what is left was never acknowledged */
+		kfree_skb_reason(ms->txseg[i].skb, MRC_SKB_DROP_SOCKET_CLOSE);
 		ms->txseg[i].skb = NULL;
 	}
 }

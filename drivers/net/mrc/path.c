@@ -586,13 +586,24 @@ void mrc_path_acked(struct mrc_sock *ms, const struct mrc_ack_result *res,
 	for_each_set_bit(plane, &planes, MRC_MAX_RAILS) {
 		struct mrc_plane *pl = mrc_plane(ms, plane);
 		u32 bytes = pl->ack_bytes;
+		struct mrc_cc_snap old;
+		bool traced;
 
 		if (!bytes && plane != tp)
 			continue;
 		pl->ack_bytes = 0;
+		/* A static branch: nothing is read unless someone traces. */
+		traced = trace_mrc_cwnd_enabled();
+		if (traced) {
+			old.cwnd = pl->cc.cwnd;
+			old.ecn_cuts = pl->cc.ecn_cuts;
+			old.delay_cuts = pl->cc.delay_cuts;
+		}
 		mrc_cc_on_ack_host(&pl->cc, &ms->ccp, bytes,
 				   plane == tp ? min(ce_bytes, bytes) : 0,
 				   plane == tp ? res->rtt_us : 0, host_us, now);
+		if (traced && pl->cc.cwnd != old.cwnd)
+			trace_mrc_cwnd(ms, plane, &old, &pl->cc);
 	}
 }
 

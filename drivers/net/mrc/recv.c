@@ -415,7 +415,7 @@ static void mrc_input_send(struct mrc_sock *ms, u8 type, u8 reason,
 			 * peer's probe or RTO asks again.
 			 */
 			ms->ack_pending = 0;
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_IP_OUTNOROUTES);
 			return;
 		}
 		plane = ms->evs[path].plane;
@@ -719,7 +719,7 @@ static struct sk_buff *mrc_input_burst_skb(const struct mrc_sock *ms,
 		c->truesize += ts;
 		return c;
 	}
-	kfree_skb(c);
+	consume_skb(c);		/* ours: a copy replaces it */
 	c = alloc_skb(len, GFP_ATOMIC);
 	if (c && skb_copy_bits(burst, off, skb_put(c, len), len)) {
 		kfree_skb(c);	/* within burst->len: cannot happen */
@@ -758,7 +758,7 @@ static struct sk_buff *mrc_input_keep(struct mrc_sock *ms, struct sk_buff *skb,
 		return c;
 	}
 free:
-	kfree_skb(skb);
+	kfree_skb_reason(skb, SKB_DROP_REASON_NOMEM);	/* counted: no-buffer */
 	return NULL;
 }
 
@@ -1024,14 +1024,15 @@ static bool mrc_input_close(struct mrc_sock *ms, const struct mrc_pkt *pkt,
  * @seg: the packet or the burst's segment
  * @pkt: its parsed headers
  * @ce: the IP header carried CE
- * @dropped: set when the packet was counted as a drop
+ * @dropped: set to the reason when the packet was counted as a drop
  * @xq: where ACKs and NACKs are queued
  *
  * Return: true if @seg's skb was kept (or freed here).
  */
 bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		   struct mrc_rx_seg *seg, const struct mrc_pkt *pkt,
-		   bool ce, bool *dropped, struct sk_buff_head *xq)
+		   bool ce, enum mrc_drop_reason *dropped,
+		   struct sk_buff_head *xq)
 {
 	lockdep_assert_held(&ms->lock);
 	const struct mrc_wire_data *d = &pkt->u.data;
@@ -1061,11 +1062,11 @@ bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		v = MRC_RX_AHEAD;	/* beyond the credit we gave */
 	switch (v) {
 	case MRC_RX_AHEAD:
-		mrc_input_drop(ms, rail, dropped, MRC_DROP_OUT_OF_WINDOW);
+		mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_OUT_OF_WINDOW);
 		return false;
 	case MRC_RX_DUP:
 		ms->stats.rx_dups++;
-		mrc_input_drop(ms, rail, dropped, MRC_DROP_DUPLICATE);
+		mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_DUPLICATE);
 		now = true;	/* our ACK may have been lost */
 		break;
 	case MRC_RX_NEW:
@@ -1074,7 +1075,7 @@ bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			 * New data for a socket nobody will ever read again
 			 * (as TCP: duplicates are only acknowledged).
 			 */
-			mrc_input_drop(ms, rail, dropped, MRC_DROP_STATE);
+			mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_STATE);
 			mrc_conn_abort(ms, 0, true, xq);
 			return false;
 		}
@@ -1084,14 +1085,14 @@ bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			 * the sender resends it now and avoids that path.
 			 * One small packet per packet received.
 			 */
-			mrc_input_drop(ms, rail, dropped, MRC_DROP_TRIMMED);
+			mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_TRIMMED);
 			mrc_input_trigger(ms, plane, pkt, ce, seg->now, seg->host_us);
 			mrc_input_send(ms, MRC_PKT_NACK, MRC_NACK_TRIMMED, xq);
 			return false;
 		}
 		if (pkt->type == MRC_PKT_CLOSE) {
 			if (!mrc_input_close(ms, pkt, psn)) {
-				mrc_input_drop(ms, rail, dropped, MRC_DROP_BAD_DATA);
+				mrc_input_drop(ms, rail, seg, dropped, MRC_DROP_BAD_DATA);
 				return false;
 			}
 			now = true;
@@ -1099,8 +1100,8 @@ bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 			reason = mrc_input_data(ms, seg, pkt);
 			if (reason) {
 				if (seg->skb)
-					kfree_skb(seg->skb);
-				mrc_input_drop(ms, rail, dropped, reason);
+					mrc_kfree_skb(seg->skb, reason);
+				mrc_input_drop(ms, rail, seg, dropped, reason);
 				return true;	/* consumed here */
 			}
 			kept = true;
@@ -1182,7 +1183,7 @@ static void mrc_input_free_segs(struct mrc_rx_msg *m, bool delivered)
 		if (delivered)
 			consume_skb(skb);
 		else
-			kfree_skb(skb);
+			kfree_skb_reason(skb, MRC_SKB_DROP_SOCKET_CLOSE);
 	}
 }
 

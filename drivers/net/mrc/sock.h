@@ -110,6 +110,19 @@ struct mrc_challenge {
 };
 
 /**
+ * struct mrc_cc_snap - what the mrc_cwnd tracepoint compares a plane's
+ *	window with (path.c takes it only while the tracepoint is on)
+ * @cwnd: &mrc_cc.cwnd before the ACK
+ * @ecn_cuts: &mrc_cc.ecn_cuts before it
+ * @delay_cuts: &mrc_cc.delay_cuts before it
+ */
+struct mrc_cc_snap {
+	u32 cwnd;
+	u64 ecn_cuts;
+	u64 delay_cuts;
+};
+
+/**
  * struct mrc_plane - a connection's state on one plane
  * @cc: its congestion window and bytes in flight (core/cc.h)
  * @chal: the challenge of the peer's rail there (challenge.c)
@@ -592,11 +605,15 @@ struct mrc_dev *mrc_connect_route(struct net *net, int ifindex,
 				  const struct in6_addr *daddr, u8 *plane);
 int mrc_connect_start(struct mrc_sock *ms, struct mrc_dev *mdev, u8 plane,
 		      struct sk_buff_head *xq);
-void mrc_handshake_rcv(struct mrc_dev *mdev, struct mrc_rail *rail, u8 plane,
-		       struct mrc_pkt *pkt, const struct in6_addr *saddr,
-		       const struct in6_addr *daddr);
-bool mrc_handshake_accept(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
-			  struct mrc_pkt *pkt, struct sk_buff_head *xq);
+enum mrc_drop_reason mrc_handshake_rcv(struct mrc_dev *mdev,
+				       struct mrc_rail *rail, u8 plane,
+				       struct mrc_pkt *pkt,
+				       const struct in6_addr *saddr,
+				       const struct in6_addr *daddr);
+enum mrc_drop_reason mrc_handshake_accept(struct mrc_sock *ms,
+					  struct mrc_rail *rail, u8 plane,
+					  struct mrc_pkt *pkt,
+					  struct sk_buff_head *xq);
 void mrc_handshake_reset(struct mrc_sock *ms, struct sk_buff_head *xq);
 bool mrc_handshake_retransmit(struct mrc_sock *ms, struct sk_buff_head *xq);
 int mrc_handshake_child_ready(struct mrc_sock *ms);
@@ -691,6 +708,7 @@ void mrc_xmit_reply(struct mrc_dev *mdev, struct sk_buff *skb, u8 plane,
  * @off: where the segment's payload starts in @burst's data
  * @now: mrc_now_us(), read once per datagram or burst
  * @host_us: its wait in this host by then (mrc_host_delay_us())
+ * @pkt: its parsed headers (what the mrc_drop tracepoint reports)
  *
  * For DATA and CLOSE this is the segment the receiver places; for an
  * ACK, its arrival time and wait.
@@ -701,25 +719,32 @@ struct mrc_rx_seg {
 	u32 off;
 	u32 now;
 	u32 host_us;
+	const struct mrc_pkt *pkt;
 };
 
 /**
  * mrc_input_drop() - count a drop of the packet being processed
  * @ms: the connection
  * @rail: the rail it came in on
- * @dropped: set: the caller frees the packet's skb as a drop
- * @reason: why
+ * @seg: the packet
+ * @dropped: set to @reason: the caller frees the packet's skb with it
+ *	(mrc_kfree_skb())
+ * @reason: why (not MRC_DROP_NONE)
  */
 static inline void mrc_input_drop(struct mrc_sock *ms, struct mrc_rail *rail,
-				  bool *dropped, enum mrc_drop_reason reason)
+				  const struct mrc_rx_seg *seg,
+				  enum mrc_drop_reason *dropped,
+				  enum mrc_drop_reason reason)
 {
-	mrc_stats_rx_drop(ms->mdev, rail, reason);
-	*dropped = true;
+	mrc_stats_rx_drop(ms->mdev, rail, reason, seg->pkt);
+	*dropped = reason;
 }
 
-bool mrc_input_burst(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
-		     const struct sk_buff *burst, u32 off, struct mrc_pkt *pkt,
-		     bool ce, u32 now, u32 host_us, struct sk_buff_head *xq);
+enum mrc_drop_reason mrc_input_burst(struct mrc_sock *ms,
+				     struct mrc_rail *rail, u8 plane,
+				     const struct sk_buff *burst, u32 off,
+				     struct mrc_pkt *pkt, bool ce, u32 now,
+				     u32 host_us, struct sk_buff_head *xq);
 void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 	       struct sk_buff *skb, struct mrc_pkt *pkt, bool ce,
 	       struct sk_buff_head *xq);
@@ -727,7 +752,8 @@ void mrc_input(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 /* recv.c */
 bool mrc_input_seg(struct mrc_sock *ms, struct mrc_rail *rail, u8 plane,
 		   struct mrc_rx_seg *seg, const struct mrc_pkt *pkt,
-		   bool ce, bool *dropped, struct sk_buff_head *xq);
+		   bool ce, enum mrc_drop_reason *dropped,
+		   struct sk_buff_head *xq);
 void mrc_input_send_ack(struct mrc_sock *ms, struct sk_buff_head *xq);
 u16 mrc_input_piggyback(struct mrc_sock *ms, void *buf);
 /* Module parameter of recv.c (Documentation/mrc.rst). */
@@ -751,7 +777,7 @@ void mrc_input_commit(struct mrc_sock *ms);
 /* ack.c */
 void mrc_ack_rcv(struct mrc_sock *ms, struct mrc_rail *rail, u8 type,
 		 const struct mrc_wire_ack *w, bool ce,
-		 const struct mrc_rx_seg *seg, bool *dropped,
+		 const struct mrc_rx_seg *seg, enum mrc_drop_reason *dropped,
 		 struct sk_buff_head *xq);
 
 /* netlink.c */
@@ -785,6 +811,8 @@ extern unsigned int mrc_half_open_timeout_ms;
 extern unsigned int mrc_dead_peer_ms;
 extern atomic_t mrc_orphans;
 
+void mrc_set_state_err(struct mrc_sock *ms, u8 state, int err);
+
 /**
  * mrc_set_state() - move a connection to @state
  * @ms: the connection (conn lock)
@@ -792,9 +820,7 @@ extern atomic_t mrc_orphans;
  */
 static inline void mrc_set_state(struct mrc_sock *ms, u8 state)
 {
-	lockdep_assert_held(&ms->lock);
-	/* Pairs with smp_load_acquire() in udp.c: the rails before the state. */
-	smp_store_release(&ms->state, state);
+	mrc_set_state_err(ms, state, 0);
 }
 
 /**

@@ -19,6 +19,7 @@
 #include <linux/u64_stats_sync.h>
 
 #include "sock.h"
+#include "trace.h"
 
 /**
  * mrc_stats_alloc() - per-CPU counters of a device or a rail
@@ -59,6 +60,39 @@ const struct mrc_stats_field mrc_stats_fields[MRC_STATS_NR_FIELDS] = {
 /* Every u64 before drops[] is a traffic counter in the table above. */
 static_assert(offsetof(struct mrc_stats, drops) ==
 	      MRC_STATS_NR_FIELDS * sizeof(u64));
+
+/*
+ * The kernel's generic reason (enum skb_drop_reason) for each of mrc's, as
+ * skb:kfree_skb and drop monitors report an skb mrc frees (mrc_kfree_skb()).
+ * Only reasons that 6.1 and 6.12 both have, and only where one fits; the
+ * others are NOT_SPECIFIED, and the mrc_drop tracepoint says which.  A
+ * protocol event (duplicate, trimmed) is consumed, not dropped.
+ */
+const u16 mrc_drop_skb_reasons[__MRC_DROP_MAX] = {
+	[MRC_DROP_NONE] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_SHORT] = SKB_DROP_REASON_PKT_TOO_SMALL,
+	[MRC_DROP_VERSION] = SKB_DROP_REASON_UNHANDLED_PROTO,
+	[MRC_DROP_TYPE] = SKB_DROP_REASON_UNHANDLED_PROTO,
+	[MRC_DROP_RESERVED] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_LENGTH] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_BAD_FIELD] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_CSUM] = SKB_DROP_REASON_UDP_CSUM,
+	[MRC_DROP_NO_RAIL] = SKB_DROP_REASON_NO_SOCKET,
+	[MRC_DROP_NO_CONN] = SKB_DROP_REASON_NO_SOCKET,
+	[MRC_DROP_NO_LISTENER] = SKB_DROP_REASON_NO_SOCKET,
+	[MRC_DROP_BAD_SOURCE] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_STATE] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_OUT_OF_WINDOW] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_DUPLICATE] = SKB_DROP_REASON_NOT_SPECIFIED,	/* consumed */
+	[MRC_DROP_NO_BUFFER] = SKB_DROP_REASON_PROTO_MEM,
+	[MRC_DROP_BAD_DATA] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_MSG_TOO_BIG] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_BACKLOG] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_BAD_ACK] = SKB_DROP_REASON_NOT_SPECIFIED,
+	[MRC_DROP_TRIMMED] = SKB_DROP_REASON_NOT_SPECIFIED,	/* consumed */
+};
+
+static_assert(SKB_DROP_REASON_MAX <= U16_MAX);
 
 /* ---- Writers (BH disabled) ------------------------------------------- */
 
@@ -151,32 +185,40 @@ void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 	u64_stats_update_end(&s->syncp);
 }
 
-/* One received packet dropped for @reason, in one object's counters. */
+/* One received packet not taken for @reason, in one object's counters. */
 static void mrc_stats_rx_drop_one(struct mrc_pcpu_stats __percpu *pcpu,
 				  enum mrc_drop_reason reason)
 {
 	struct mrc_pcpu_stats *s = this_cpu_ptr(pcpu);
 
 	u64_stats_update_begin(&s->syncp);
-	u64_stats_inc(&s->rx_dropped);
+	if (!mrc_drop_is_event(reason))
+		u64_stats_inc(&s->rx_dropped);
 	u64_stats_inc(&s->drops[reason]);
 	u64_stats_update_end(&s->syncp);
 }
 
 /**
- * mrc_stats_rx_drop() - count a received packet mrc dropped
+ * mrc_stats_rx_drop() - count a received packet mrc did not take
  * @mdev: the device (may be NULL: counted nowhere but its reason)
  * @rail: the rail it arrived on (may be NULL)
  * @reason: why; an unknown one counts as MRC_DROP_BAD_FIELD
+ * @pkt: its parsed headers, if it parsed (else NULL)
+ *
+ * Counted by reason, and in rx_dropped unless a protocol event
+ * (mrc_drop_is_event()); each call is one mrc_drop trace event, so the
+ * events and the counters agree.  The caller frees the skb
+ * (mrc_kfree_skb()), or, for a segment of a burst, goes on with the rest.
  *
  * Context: BH disabled.
  */
 void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
-		       enum mrc_drop_reason reason)
+		       enum mrc_drop_reason reason, const struct mrc_pkt *pkt)
 {
 	lockdep_assert_in_softirq();
 	if (reason >= __MRC_DROP_MAX)
 		reason = MRC_DROP_BAD_FIELD;
+	trace_mrc_drop(mdev, rail, reason, pkt);
 	if (mdev)
 		mrc_stats_rx_drop_one(mdev->stats, reason);
 	if (rail)

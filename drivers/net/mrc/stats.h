@@ -30,6 +30,7 @@
 
 #include <linux/types.h>
 #include <linux/percpu.h>
+#include <linux/skbuff.h>
 #include <linux/u64_stats_sync.h>
 #include <uapi/linux/mrc.h>
 
@@ -49,8 +50,9 @@ struct sk_buff;
  * @rx_packets: mrc packets received from a rail
  * @rx_bytes: bytes of those packets
  * @tx_dropped: packets mrc could not transmit
- * @rx_dropped: received packets mrc dropped
- * @drops: the same, by enum mrc_drop_reason
+ * @rx_dropped: received packets mrc dropped: every reason of @drops but
+ *	the protocol events (mrc_drop_is_event())
+ * @drops: received packets not taken, by enum mrc_drop_reason
  */
 struct mrc_stats {
 	u64 tx_packets;
@@ -71,7 +73,7 @@ struct mrc_stats {
  * @rx_bytes: see struct mrc_stats
  * @tx_dropped: see struct mrc_stats
  * @rx_dropped: see struct mrc_stats
- * @drops: received packets dropped, by enum mrc_drop_reason
+ * @drops: received packets not taken, by enum mrc_drop_reason
  * @queue: per hardware queue packets and bytes (rails only): first
  *	2 * num_rx_queues entries for RX, then 2 * num_tx_queues for TX
  *
@@ -180,6 +182,47 @@ struct mrc_conn_stats {
 	u64 spurious;
 };
 
+/**
+ * mrc_drop_is_event() - is a reason a protocol event rather than a loss?
+ * @reason: enum mrc_drop_reason
+ *
+ * A duplicate (a packet, or a plane's proof, that arrived before: it is
+ * acknowledged again) and a trimmed packet (its payload cut by a switch:
+ * it is NACKed, and the sender resends it at once) did their job: they are
+ * counted by reason, traced as mrc_drop, and freed with consume_skb(), but
+ * they are not in rx_dropped and drop monitors do not see them.
+ *
+ * Return: true for MRC_DROP_DUPLICATE and MRC_DROP_TRIMMED.
+ */
+static inline bool mrc_drop_is_event(enum mrc_drop_reason reason)
+{
+	return reason == MRC_DROP_DUPLICATE || reason == MRC_DROP_TRIMMED;
+}
+
+extern const u16 mrc_drop_skb_reasons[__MRC_DROP_MAX];
+
+/**
+ * mrc_kfree_skb() - free a received skb mrc did not take
+ * @skb: the skb (may be NULL)
+ * @reason: why (enum mrc_drop_reason; MRC_DROP_NONE is no drop)
+ *
+ * A drop is freed with kfree_skb_reason() and the kernel's generic reason
+ * that fits (stats.c, mrc_drop_skb_reasons), which skb:kfree_skb, drop
+ * monitors and dropwatch report; a protocol event (mrc_drop_is_event())
+ * or no drop at all with consume_skb().  Inline: the tracepoint's
+ * location is the caller.
+ */
+static inline void mrc_kfree_skb(struct sk_buff *skb,
+				 enum mrc_drop_reason reason)
+{
+	if (reason == MRC_DROP_NONE || mrc_drop_is_event(reason))
+		consume_skb(skb);
+	else
+		kfree_skb_reason(skb, reason < __MRC_DROP_MAX ?
+				 (enum skb_drop_reason)mrc_drop_skb_reasons[reason] :
+				 SKB_DROP_REASON_NOT_SPECIFIED);
+}
+
 struct mrc_pcpu_stats __percpu *mrc_stats_alloc(u32 nqueues);
 void mrc_stats_fold(const struct mrc_pcpu_stats __percpu *pcpu,
 		    struct mrc_stats *st);
@@ -193,7 +236,7 @@ void mrc_stats_tx_drop(struct mrc_dev *mdev, struct mrc_rail *rail);
 void mrc_stats_rx(struct mrc_dev *mdev, struct mrc_rail *rail,
 		  const struct sk_buff *skb, u32 pkts, unsigned int len);
 void mrc_stats_rx_drop(struct mrc_dev *mdev, struct mrc_rail *rail,
-		       enum mrc_drop_reason reason);
+		       enum mrc_drop_reason reason, const struct mrc_pkt *pkt);
 void mrc_stats_ev(struct mrc_dev *mdev, unsigned int what);
 u64 mrc_stats_ev_read(const struct mrc_dev *mdev, unsigned int what);
 void mrc_conn_stats_info(const struct mrc_conn_stats *cs,

@@ -302,7 +302,7 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	u32 gso = skb_shinfo(skb)->gso_size;
 	u32 len = skb->len - sizeof(struct udphdr);
 	u32 n = DIV_ROUND_UP(len, gso), pos;
-	enum mrc_drop_reason why;
+	enum mrc_drop_reason why, last = MRC_DROP_NONE;
 	struct in6_addr saddr, daddr;
 	struct sk_buff_head xq;
 	bool ce, kept = false;
@@ -318,8 +318,8 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 	if (!ms) {
 		/* Each segment counts, as each packet would. */
 		for (pos = 0; pos < n; pos++)
-			mrc_stats_rx_drop(mdev, rail, why);
-		kfree_skb(skb);
+			mrc_stats_rx_drop(mdev, rail, why, first);
+		mrc_kfree_skb(skb, why);
 		return false;
 	}
 	mrc_conn_lock(ms, &xq);
@@ -335,19 +335,25 @@ static bool mrc_udp_rcv_burst(struct net *net, struct mrc_dev *mdev,
 		/* it parsed in mrc_udp_burst_uniform(): it parses again */
 		why = mrc_udp_burst_parse(skb, off, min(gso, len - pos), &pkt);
 		if (why) {
-			mrc_stats_rx_drop(mdev, rail, why);
+			mrc_stats_rx_drop(mdev, rail, why, NULL);
+			last = why;
 			continue;
 		}
-		if (!mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len, &pkt,
-				     ce, now, host_us, &xq))
+		why = mrc_input_burst(ms, rail, plane, skb, off + pkt.hdr_len,
+				      &pkt, ce, now, host_us, &xq);
+		if (why)
+			last = why;
+		else
 			kept = true;
 	}
 	mrc_conn_unlock(ms, &xq);
 	sock_put(&ms->sk);
-	if (kept)
-		consume_skb(skb);	/* its pages live on in the runs */
-	else
-		kfree_skb(skb);		/* every segment was a counted drop */
+	/*
+	 * Its pages live on in the runs if a segment was kept; else every
+	 * segment was a counted drop, and the burst goes with the last one's
+	 * reason.
+	 */
+	mrc_kfree_skb(skb, kept ? MRC_DROP_NONE : last);
 	return true;
 }
 
@@ -388,7 +394,7 @@ static void mrc_udp_rcv_cut(struct sock *sk, struct sk_buff *skb)
  */
 static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 {
-	bool whole = false;
+	bool whole = false, parsed = false;
 	struct net *net = sock_net(sk);
 	struct sk_buff_head xq;
 	struct in6_addr saddr, daddr;
@@ -402,9 +408,8 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 
 	rcu_read_lock();
 	rail = mrc_udp_rail(skb);
-	/* No device to count it on: a plain drop (skb:kfree_skb, dropwatch). */
 	if (!rail)
-		goto free;
+		goto no_rail;
 	mdev = rail->mdev;
 	/*
 	 * Only the device's own udp-port is its.  A device that moved to
@@ -446,6 +451,7 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	reason = mrc_wire_parse(skb->data + sizeof(struct udphdr), len, pkt);
 	if (reason)
 		goto drop;
+	parsed = true;
 
 	mrc_udp_addrs(skb, &saddr, &daddr, &dsfield);
 	/* From here on the payload starts after the UDP and mrc headers. */
@@ -469,9 +475,9 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	}
 	if (pkt->type == MRC_PKT_REQ) {
 		/* Its rails are read where they lie: freed after. */
-		mrc_handshake_rcv(mdev, rail, plane, pkt, &saddr, &daddr);
+		reason = mrc_handshake_rcv(mdev, rail, plane, pkt, &saddr, &daddr);
 		rcu_read_unlock();
-		consume_skb(skb);
+		mrc_kfree_skb(skb, reason);	/* counted there if dropped */
 		return false;
 	}
 
@@ -487,10 +493,14 @@ static bool mrc_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	return false;
 
 drop:
-	mrc_stats_rx_drop(mdev, rail, reason);
-free:
+	mrc_stats_rx_drop(mdev, rail, reason, parsed ? pkt : NULL);
 	rcu_read_unlock();
-	kfree_skb(skb);
+	mrc_kfree_skb(skb, reason);
+	return false;
+no_rail:
+	/* No device to count it on: a plain drop (skb:kfree_skb, dropwatch). */
+	rcu_read_unlock();
+	mrc_kfree_skb(skb, MRC_DROP_NO_RAIL);
 	return false;
 }
 
@@ -580,8 +590,8 @@ static void mrc_udp_csum_error(struct sock *sk, struct sk_buff *skb)
 	}
 	atomic_inc(&sk->sk_drops);
 	rail = mrc_udp_rail(skb);
-	mrc_stats_rx_drop(rail ? rail->mdev : NULL, rail, MRC_DROP_CSUM);
-	kfree_skb_reason(skb, SKB_DROP_REASON_UDP_CSUM);
+	mrc_stats_rx_drop(rail ? rail->mdev : NULL, rail, MRC_DROP_CSUM, NULL);
+	mrc_kfree_skb(skb, MRC_DROP_CSUM);	/* SKB_DROP_REASON_UDP_CSUM */
 }
 
 /*
@@ -619,7 +629,7 @@ static void mrc_udp_data_ready(struct sock *sk)
 		csum_ok = skb_is_gso(skb) || udp_skb_csum_unnecessary(skb);
 		skb->dev = dev_get_by_index_rcu(net, skb->skb_iif);
 		if (!skb->dev) {	/* gone meanwhile: no rail to count it */
-			kfree_skb(skb);
+			mrc_kfree_skb(skb, MRC_DROP_NO_RAIL);
 		} else if (!csum_ok && __udp_lib_checksum_complete(skb)) {
 			mrc_udp_csum_error(sk, skb);
 		} else {

@@ -314,7 +314,7 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 
 	if (!rail || READ_ONCE(rail->oper_state) != MRC_OPER_STATE_UP || !up) {
 		mrc_stats_tx_drop(mdev, rail);
-		kfree_skb(skb);
+		kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 		return;
 	}
 	cache = mrc_xmit_dst_cache(&cb);
@@ -352,7 +352,9 @@ static void mrc_xmit_one(struct net *net, struct mrc_dev *mdev,
 		err = -EAFNOSUPPORT;
 	if (err) {
 		mrc_stats_tx_drop(mdev, rail);
-		kfree_skb(skb);
+		kfree_skb_reason(skb, err == -ENETUNREACH || err == -EHOSTUNREACH ?
+				 SKB_DROP_REASON_IP_OUTNOROUTES :
+				 SKB_DROP_REASON_NOT_SPECIFIED);
 		return;
 	}
 	mrc_stats_tx(mdev, rail, q, pkts, len);
@@ -394,7 +396,7 @@ void mrc_xmit_list(struct net *net, struct sk_buff_head *xq)
 		if (mdev)
 			mrc_xmit_one(net, mdev, skb);
 		else
-			kfree_skb(skb);
+			kfree_skb_reason(skb, SKB_DROP_REASON_DEV_READY);
 	}
 	rcu_read_unlock();
 	local_bh_enable();
