@@ -35,8 +35,8 @@ check() {	# check DESC EVIDENCE CMD...: ok if CMD succeeds
 }
 
 # every file make install puts under DESTDIR ($1), as install.rst lists
-# them: the module, the tools, the man pages, the uapi headers, the YNL
-# spec, the ip and Wireshark plugins
+# them: the module, the tools, the man pages, the bash completion, the
+# uapi headers, the YNL spec, the ip and Wireshark plugins
 expected_files() {
 	local d=$1 f
 
@@ -48,6 +48,7 @@ expected_files() {
 			echo "$d/usr/local/include/linux/${f##*/}"
 		done
 		echo "$d/usr/local/share/ynl/specs/mrc.yaml"
+		echo "$d/usr/local/share/bash-completion/completions/mrcctl"
 		echo "$d/usr/lib/$multiarch/ip/link_mrc.so"
 		echo "$d/usr/lib/$multiarch/ip/link_mrc_slave.so"
 		echo "$d/usr/lib/$multiarch/wireshark/plugins/mrc.lua"
