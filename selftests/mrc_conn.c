@@ -422,6 +422,13 @@ TEST_F(conn, connect_refused)
 	EXPECT_TRUE(ev & POLLOUT) TH_LOG("revents %#x", ev);
 	EXPECT_EQ(ECONNREFUSED, so_error(fd));
 	EXPECT_EQ(0, so_error(fd)) TH_LOG("SO_ERROR is cleared by reading it");
+	{
+		struct sockaddr_mrc p;
+		socklen_t plen = sizeof(p);
+
+		/* As TCP's: a connect() that failed left it unconnected. */
+		EXPECT_EQ(-ENOTCONN, neg_errno(getpeername(fd, (struct sockaddr *)&p, &plen)));
+	}
 	close(fd);
 
 	/* The listener on CONN_PORT still works. */

@@ -797,20 +797,19 @@ out:
 
 /*
  * getpeername() works once the connection was established, until
- * close(): also after the peer closed, in TIME_WAIT and after the end.
+ * close(): also after the peer closed, in TIME_WAIT and after the end;
+ * ENOTCONN before, and after a connect() that failed (as TCP's, whose
+ * failed connect leaves it unconnected).
  */
 static int mrc_getname(struct socket *sock, struct sockaddr *uaddr, int peer)
 {
 	struct sockaddr_mrc *a = (struct sockaddr_mrc *)uaddr;
 	struct sock *sk = sock->sk;
 	struct mrc_sock *ms = mrc_sk(sk);
-	u8 state;
 
 	lock_sock(sk);
 	if (peer) {
-		state = READ_ONCE(ms->state);
-		if (!READ_ONCE(ms->peer_id) || state == MRC_ST_REQ_SENT ||
-		    state == MRC_ST_LISTEN) {
+		if (!READ_ONCE(ms->was_established)) {
 			release_sock(sk);
 			return -ENOTCONN;
 		}

@@ -353,6 +353,8 @@ void mrc_set_state_err(struct mrc_sock *ms, u8 state, int err)
 {
 	lockdep_assert_held(&ms->lock);
 	trace_mrc_conn_state(ms, state, err);
+	if (state == MRC_ST_ESTABLISHED)
+		WRITE_ONCE(ms->was_established, true);
 	/* Pairs with smp_load_acquire() in udp.c: the rails before the state. */
 	smp_store_release(&ms->state, state);
 }

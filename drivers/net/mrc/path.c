@@ -372,8 +372,9 @@ void mrc_path_planes(struct mrc_sock *ms, struct mrc_spray_plane *planes)
  * that only receives, never sprays and does not pay for it (176 bytes
  * for 32 paths; in the path block it would push a one-plane connection,
  * 4064 bytes, out of kmalloc-4k).  False without memory: nothing is
- * sent now, and the retransmission timer, armed while data waits
- * (mrc_output_push()), tries again.
+ * sent now; the next push tries again (an ACK's, or the retransmission
+ * timer's, which mrc_output_push() arms while data waits: with nothing
+ * in flight it fires as a persist timer).
  */
 static bool mrc_path_index(struct mrc_sock *ms)
 {

@@ -346,6 +346,9 @@ struct mrc_endpoint_rail {
  * @listener: child: its listener, referenced until accepted (set once)
  * @client: the connection was opened by connect() (challenge.c); set
  *	before the connection is hashed, constant
+ * @was_established: the connection reached ESTABLISHED (getpeername()
+ *	answers from then on, as TCP's); set under the conn lock, read
+ *	without it
  * @req_plane: client: the plane the REQ goes out on
  * @caps_offer: client: the capabilities (MRC_F_REQ_*) its first REQ
  *	offers (its retransmissions offer none); constant
@@ -463,6 +466,7 @@ struct mrc_sock {
 	struct list_head half_open_list;
 	struct mrc_sock *listener;
 	bool client;
+	bool was_established;
 	u8 req_plane;
 	u8 caps_offer;
 	u8 caps;

@@ -40,6 +40,9 @@
 #define MRC_EVX_MAX_PLANES	32
 /* EVs an index holds (u16 positions). */
 #define MRC_EVX_MAX_EVS		65535
+/* A u8 key names a bucket, or the one after the last (never used). */
+static_assert(MRC_EVX_MAX_PLANES * MRC_EVX_STATES + 1 <= 255,
+	      "evindex: bucket keys are u8");
 
 /**
  * struct mrc_ev_index - the EVs of a table, bucketed by (plane, state)

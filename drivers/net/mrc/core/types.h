@@ -17,8 +17,10 @@
 #include <linux/bits.h>
 #include <linux/limits.h>
 #include <linux/string.h>
+#include <linux/build_bug.h>
 #include <asm/byteorder.h>
 #else
+#include <assert.h>	/* static_assert */
 #include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -257,7 +257,7 @@ enum mrc_drop_reason {
 	MRC_DROP_LENGTH,	/* length does not match the type */
 	MRC_DROP_BAD_FIELD,	/* a field is out of range */
 	MRC_DROP_CSUM,		/* UDP checksum */
-	MRC_DROP_NO_RAIL,	/* arrived on a netdevice that is no rail */
+	MRC_DROP_NO_RAIL,	/* on a rail, but not at its device's udp-port */
 	MRC_DROP_NO_CONN,	/* unknown connection */
 	MRC_DROP_NO_LISTENER,	/* REQ for a port nobody listens on */
 	MRC_DROP_BAD_SOURCE,	/* not from the connection's peer */
