@@ -63,7 +63,7 @@ check_match "40 messages of 6000 bytes went from A to B (exit $crc/$src)" \
 	"^0 0 role=[a-z]+ msgs=40 bytes=240000 .*errors=0" "$crc $src $(tail -1 "$tmp/srv")"
 
 # Malformed datagrams to A's mrc port: 3 on plane 0, 2 on plane 1 (short).
-drops0=$($A cat /sys/class/net/mrc0/mrc/rx_dropped)
+short0=$($A cat /sys/class/net/mrc0/mrc_drops/short)
 # shellcheck disable=SC2016
 ip netns exec $NB bash -c 'for a in 10.0.0.1 10.0.0.1 10.0.0.1 10.1.0.1 10.1.0.1; do
 	printf x >/dev/udp/$a/$1; done' - "$($A cat /sys/class/net/mrc0/mrc/udp_port)"
@@ -71,11 +71,12 @@ ip netns exec $NB bash -c 'for a in 10.0.0.1 10.0.0.1 10.0.0.1 10.1.0.1 10.1.0.1
 # Traffic has stopped when neither host has a connection left: mrcctl
 # lists every state, closing and TIME_WAIT included, and without one no
 # mrc packet is sent; the malformed datagrams were received when A counts
-# all five (rx_dropped).  At most 15 s.
+# all five as short (other drops, stragglers of the transfer, may come
+# with them).  At most 15 s.
 conns() { echo "$(mrcctl -n $NA -j conn show)$(mrcctl -n $NB -j conn show)"; }
 for _ in $(seq 150); do
 	[ "$(conns)" = "[][]" ] &&
-		[ "$($A cat /sys/class/net/mrc0/mrc/rx_dropped)" -ge $((drops0 + 5)) ] && break
+		[ "$($A cat /sys/class/net/mrc0/mrc_drops/short)" -ge $((short0 + 5)) ] && break
 	sleep 0.1
 done
 check_eq "the transfer's connections are gone at both ends (mrcctl conn show)" "[][]" "$(conns)"
@@ -154,10 +155,15 @@ for p in (0, 1):
             bad.append("%s sysfs/mrcctl/ethtool %s" % (f, "/".join(a)))
     chk("plane %d (rail a%d): ethtool -S plane%d_* = mrcctl -s rail show = sysfs mrc_rail/ (tx %s rx %s)" %
         (p, p, p, eth.get("plane%d_tx_packets" % p), eth.get("plane%d_rx_packets" % p)), "", "; ".join(bad))
-# DATA out, ACKs in, on each plane (ACKs are coalesced: how many is not
-# fixed; a plane once had 8)
-chk("both planes carried data both ways",
-    "True", str(all(eth["plane%d_%s_packets" % (p, d)] > 0 for p in (0, 1) for d in ("tx", "rx"))))
+# DATA out, ACKs in, on each plane: each plane sent at least 5 % of A's
+# packets (the sprayer weighs planes by their windows; bursts on one
+# plane leave the other as few as 11 of 206), and got some ACKs back
+# (coalesced: how many is not fixed; a plane once had 8)
+tx = eth["plane0_tx_packets"] + eth["plane1_tx_packets"]
+chk("both planes carried data both ways (tx %d/%d, rx %d/%d)" %
+    (eth["plane0_tx_packets"], eth["plane1_tx_packets"], eth["plane0_rx_packets"], eth["plane1_rx_packets"]),
+    "True", str(all(20 * eth["plane%d_tx_packets" % p] >= tx and eth["plane%d_rx_packets" % p] > 0
+                    for p in (0, 1))))
 chk("planes 2..31 (no rail) read 0", "0",
     str(sum(eth["plane%d_%s" % (p, f)] for p in range(2, 32) for f in F)))
 chk("device tx/rx packets and bytes = sum of its two planes'",
