@@ -194,7 +194,12 @@ static int stop_flag, start_flag;
  * Set by repair() while the topology device's udp-port is not its own and
  * cannot be put back (EBUSY: connections run on it): until then no thread
  * starts a connection, which would aim at the peer's wrong port and keep
- * the device busy for the dead-peer time, and the next, for ever.
+ * the device busy for the dead-peer time, and the next, for ever.  Only
+ * a repair that puts the port back clears it: cleared at the start of
+ * each try, it let the service thread start a connect (which blocks for
+ * up to 2 s, longer than the repair interval) while the try's requests
+ * waited for the RTNL, and that connect made the try fail again, once a
+ * second for a whole debug-kernel run.
  */
 static int port_held;
 static unsigned long violations, kicks, kicks_by_op[OP_MAX];
@@ -2005,9 +2010,10 @@ static int repair(struct thr *t, bool last)
 	struct nl_reply rep;
 	int i, err, ret = 0, del_err[MAX_RAILS] = { 0 };
 
-	__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
-	if (!dev)
+	if (!dev) {
+		__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
 		return 0;
+	}
 	/*
 	 * Two phases, so that rails whose planes were swapped (a0 on plane 1,
 	 * a1 on plane 0) come back in one pass: first detach every rail of
@@ -2066,8 +2072,10 @@ static int repair(struct thr *t, bool last)
 		link_up(t, ifi);
 	}
 	link_up(t, dev);
-	if (!orig_port)
+	if (!orig_port) {
+		__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
 		return ret;
+	}
 	/*
 	 * Two requests: dev-set is all or nothing, and the udp-port is
 	 * refused (EBUSY) while connections run on the device.
@@ -2108,6 +2116,8 @@ static int repair(struct thr *t, bool last)
 			return -EBUSY;
 		}
 	}
+	/* put back, or refused for another reason: connects may aim again */
+	__atomic_store_n(&port_held, 0, __ATOMIC_RELAXED);
 	return ret;
 }
 
