@@ -80,9 +80,10 @@ BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 INCLUDEDIR ?= $(PREFIX)/include
-# ynl's cli.py (Linux >= 6.13) finds "--family mrc" in /usr/share/ynl/specs
-# (PREFIX=/usr); 6.12's takes the file: --spec $(YNL_SPECDIR)/mrc.yaml.
-YNL_SPECDIR ?= $(PREFIX)/share/ynl/specs
+# ynl's cli.py (Linux >= 6.13) finds "--family mrc" only in
+# /usr/share/ynl/specs, whatever PREFIX is (like the plugins below);
+# 6.12's takes the file: --spec $(YNL_SPECDIR)/mrc.yaml.
+YNL_SPECDIR ?= /usr/share/ynl/specs
 # bash-completion loads completions/<command> on first use
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Plugins go where the distribution's programs look, whatever PREFIX is:

@@ -47,7 +47,7 @@ expected_files() {
 		for f in include/uapi/linux/*.h; do
 			echo "$d/usr/local/include/linux/${f##*/}"
 		done
-		echo "$d/usr/local/share/ynl/specs/mrc.yaml"
+		echo "$d/usr/share/ynl/specs/mrc.yaml"
 		echo "$d/usr/local/share/bash-completion/completions/mrcctl"
 		echo "$d/usr/lib/$multiarch/ip/link_mrc.so"
 		echo "$d/usr/lib/$multiarch/ip/link_mrc_slave.so"
