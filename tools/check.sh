@@ -17,7 +17,8 @@
 #          the harness self-test (tools/harness-selftest.sh: broken jobs
 #          must fail).
 #   debug: setup, debug kernel (6.12 + KASAN/lockdep/kmemleak; built once
-#          per machine), module build (W=1) against it, VM selftests on it
+#          per machine), module build (W=1) against it, dkms build
+#          from dkms.conf against it, VM selftests on it
 #          ending with a kmemleak scan: all but DEBUG_FULL_ONLY of
 #          selftests/Makefile, mrc_sysfuzz.sh for 20 s, in two VMs at
 #          once (each runs its TCG vCPUs on one host thread, so one VM
@@ -186,6 +187,11 @@ debug|debug-full)
 			"$out/build.log" make -C "$top" module-debug; then
 			stage "build: no compiler warnings against 6.12 (W=1)" \
 				"$out/build-warnings.log" no_warnings "$out/build.log"
+			# dkms.conf builds mrc.ko for 6.12 as well (this tree
+			# as the kernel's sources); nothing is left behind
+			tap_stage "dkms: tools/dkms-check.sh on 6.12" "6.12: " \
+				"$top/tools/dkms-check.sh" \
+				"$(cat "$kdir/include/config/kernel.release")" "$kdir"
 			# KASAN and lockdep under TCG: the suite takes ~50 min in
 			# one VM; two VMs at once, each about half of it
 			two_vms "tools/vm/run --kernel debug --tests" "$list1" "$list2" \
