@@ -13,7 +13,8 @@
 #   make demo         boot a VM, load mrc, show it working (README's first command)
 #   make bench        mrc vs TCP, MPTCP, Soft-RoCE in one VM: results/bench/ (QUICK=1: < 5 min)
 #   make check        build + style + sparse + unit tests + VM selftests on 6.1
-#   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak
+#   make check-debug  the VM selftests on the 6.12 debug kernel + kmemleak,
+#                     check-install, dkms on 6.12
 #   make check-twovm  only the two-VM test (tools/vm/run2, selftests/mrc_twovm.sh)
 #   make check-install make, make install, make uninstall and dkms in a bare
 #                     Debian 12 chroot (tools/install-check.sh)
@@ -89,7 +90,8 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 # Plugins go where the distribution's programs look, whatever PREFIX is:
 # ip's lib dir (IP_LIB_DIR overrides it at run time) and Wireshark's
 # global Lua plugin dir (tshark -G folders).
-MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
+MULTIARCH := $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || \
+	gcc -dumpmachine 2>/dev/null)
 IPLIBDIR ?= /usr/lib/$(MULTIARCH)/ip
 WIRESHARK_PLUGDIR ?= /usr/lib/$(MULTIARCH)/wireshark/plugins
 # The module goes to /lib/modules/<release of KDIR>/$(INSTALL_MOD_DIR)
@@ -137,7 +139,7 @@ endif
 
 uninstall:
 	@[ -n "$(KREL)" ] || { echo "uninstall: no kernel release in $(KDIR)" >&2; exit 1; }
-	rm -f $(MOD_INSTALLED)
+	rm -f $(MOD_INSTALLED) $(addprefix $(MOD_INSTALLED),.gz .xz .zst)
 	@d=$(DESTDIR)/lib/modules/$(KREL)/$(INSTALL_MOD_DIR); \
 	for sub in drivers/net/mrc drivers/net drivers; do \
 		[ ! -d $$d/$$sub ] || rmdir --ignore-fail-on-non-empty $$d/$$sub; done
