@@ -9,7 +9,7 @@
 # The result goes into CFLAGS and make command lines: anything but
 # [A-Za-z0-9.+~_-] makes it "<VERSION>-invalid".
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd -P)	# as git prints it: no symlinks
 base=$(cat "$top/VERSION" 2>/dev/null) || base=unknown
 case $base in
 *[!A-Za-z0-9.+~_-]* | '') base=unknown ;;

@@ -2,19 +2,20 @@
 /*
  * stats.h - what mrc counts, and where (stats.c).
  *
- * Four kinds of counters:
+ * Three kinds of counters:
  *  - traffic of a device and of each of its rails (packets and bytes each
  *    way, drops by reason, and per hardware queue of a rail): per-CPU,
  *    written locklessly by the CPU that owns them with BH disabled, summed
  *    by readers (ndo_get_stats64, sysfs, netlink rail-get/dev-get);
  *  - path state changes of a device's connections (atomic64, any context);
- *  - packets for an mrc port that arrived on a netdevice that is no rail,
- *    per namespace (atomic64; not reported yet: no object to show them);
  *  - each connection's own (struct mrc_conn_stats in struct mrc_sock,
  *    under the connection lock, incremented where the event happens),
  *    read by getsockopt(MRC_INFO) and the netlink conn dump through
  *    mrc_conn_stats_info().
- * stats.c has the writers of the first three kinds and every reader;
+ * (A packet for an mrc port that arrived on a netdevice that is no rail
+ * has no device to count it on: it is freed as a plain drop, after UDP
+ * counted it.)
+ * stats.c has the writers of the first two kinds and every reader;
  * the packet paths call the writers (udp.c, handshake.c and a
  * connection's input, input.c/recv.c/ack.c through mrc_input_drop(),
  * count what comes in, xmit.c what goes out, path.c the path changes).
