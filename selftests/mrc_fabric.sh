@@ -318,7 +318,13 @@ check "healed: spine 0 carries plane 0 again ($((d2 / 1024))k in 1.5 s against $
 # plane that delivered before and has gone silent must declare them lost,
 # before the retransmission timeout (the other planes keep re-arming it
 # until the window is full behind plane 2's packets).  Without
-# replacement, its paths stay assumed-bad.
+# replacement, its paths stay assumed-bad.  A timeout assumes bad only
+# the path of the oldest packet; so paths assumed bad beyond the number
+# of timeouts are loss detection's work.  (The timeouts themselves are
+# not bounded: with two VMs on two cores, a guest descheduled for tens
+# of ms fires its timer before it reads the ACKs that came meanwhile:
+# 0-1 in one VM, 1-19 in two, including runs where detection had the
+# whole plane by itself.)
 echo 0 >/sys/module/mrc/parameters/ev_replace_after
 start_xfer 6
 at 1400
@@ -330,21 +336,21 @@ mrcctl -n "$HA" -j conn show >"$tmp/conn3.json"
 ip netns exec $F-lB tc qdisc del dev h2 root
 end_xfer "plane 2 dead: 6 s transfer"
 echo 8 >/sys/module/mrc/parameters/ev_replace_after
-dead=$(python3 -c '
+read -r lost rtos spur < <(python3 -c '
 import json, sys
 def get(f):
     c = [c for c in json.load(open(f)) if c.get("state") == "established"][0]
-    return {x["plane"]: x["losses"] for x in c["per_plane"]}.get(2, 0), c["tx"]["rto"]
-(l0, r0), (l1, r1) = get(sys.argv[1]), get(sys.argv[2])
-print("ok" if l1 - l0 >= 10 else "bad", l1 - l0, r1 - r0)
+    return ({x["plane"]: x["losses"] for x in c["per_plane"]}.get(2, 0), c["tx"]["rto"],
+            c["tx"]["spurious"])
+(l0, r0, s0), (l1, r1, s1) = get(sys.argv[1]), get(sys.argv[2])
+print(l1 - l0, r1 - r0, s1 - s0)
 ' "$tmp/conn2.json" "$tmp/conn3.json" 2>&1)
-# Not asserted for now: at most 1 RTO.  With two VMs at once it saw 11
-# and 19 RTOs in 2 s on 2026-12-07 (1 with one VM); cause not found yet.
-echo "# plane 2 dead: RTOs in the 2 s: ${dead##* } (should be at most 1; see above)"
-check_eq "plane 2 dead: its packets declared lost (2 s: plane 2 losses, RTOs: ${dead#* })" \
-	ok "${dead%% *}"
+[[ "$lost $rtos $spur" =~ ^[0-9]+\ [0-9]+\ [0-9]+$ ]] || { lost=0 rtos=99; }
+check "plane 2 dead: its packets declared lost (2 s: $lost of plane 2, at least 10; $rtos timeouts, $spur spurious)" \
+	test "$lost" -ge 10
 bad=$(awk '$1 == 2 && $2 == "assumed-bad"' "$tmp/paths3" | wc -l)
-check "plane 2 dead: its paths assumed-bad ($bad of 32, at least 16)" test "$bad" -ge 16
+check "plane 2 dead: loss detection, not the timeout, assumed its paths bad ($bad of 32 bad, $rtos timeouts; at least 16 beyond them)" \
+	test $((bad - rtos)) -ge 16
 
 # ECN: spine 0's link to leaf B on plane 1 marks CE instead of dropping
 # (netem counts marks as "dropped"; a loss would show as retransmissions).
