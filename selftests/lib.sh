@@ -165,27 +165,41 @@ mrc_pair() {
 
 # ---- a multi-plane leaf/spine fabric -----------------------------------------
 
-# mrc_fabric PREFIX PLANES SPINES: two hosts PREFIX-hA and PREFIX-hB, each
-# with mrc0 and one rail rP per plane P, connected through one leaf per host
-# (PREFIX-lA, PREFIX-lB) and SPINES spines (PREFIX-s0 ...).  Planes are
-# separate networks that share the leaf and spine namespaces (a namespace
-# per switch role keeps the topology cheap to build under emulation):
+# Two hosts PREFIX-hA and PREFIX-hB, each with mrc0 and one rail rP per
+# plane P, connected through one leaf per host (PREFIX-lA, PREFIX-lB) and
+# SPINES spines (PREFIX-s0 ...).  Planes are separate networks that share
+# the leaf and spine namespaces (a namespace per switch role keeps the
+# topology cheap to build under emulation):
 #
 #   hA rP 10.P.1.1 -- hP lA uSpP 10.P.(100+S).1 -- aP sS bP -- uSpP lB hP -- rP hB
 #                                  10.P.(100+S).2    10.P.(200+S).2/.1    10.P.2.1
 #
 # IPv6 alike (fd10:P:1::1, fd10:P:2::1, links fd10:P:1S::/64 and fd10:P:2S::/64
-# with S in 00..).  The leaves route the other host's subnet over every
-# spine (ECMP) with L4 hashing (fib_multipath_hash_policy=1), so UDP flows,
-# and mrc's entropy values (source ports), spread over the spines.
-# Per-spine counters: interface aP of sS carries plane P's A->B traffic.
+# with S in 00..).  Per-spine counters: interface aP of sS carries plane P's
+# A->B traffic.  How it is routed is a mode, one function each over
+# _mrc_fabric: mrc_fabric (ECMP).
 # The rails cut mrc's UDP GSO bursts into packets as they leave the host
 # (no tx-udp-segmentation: a NIC without USO), so that the fabric carries
 # packets, as a real one does, and not whole bursts that veth would
 # otherwise pass from hop to hop (a spine's netem or trimming would then
 # drop or trim a whole burst as one packet).
+
+# mrc_fabric PREFIX PLANES SPINES: the fabric, routed by ECMP.  The leaves
+# route the other host's subnet over every spine with L4 hashing
+# (fib_multipath_hash_policy=1), so UDP flows, and mrc's entropy values
+# (source ports), spread over the spines.
 mrc_fabric() {
-	local pre=$1 np=$2 nsp=$3 p s
+	_mrc_fabric "$1" "$2" "$3" _mrc_fabric_ecmp
+}
+
+# _mrc_fabric PREFIX PLANES SPINES ROUTES: build the fabric: namespaces,
+# links, addresses, the hosts' mrc0 and rails.  ROUTES prints its mode's
+# part: "ROUTES sysctl" more path:value settings of the switches (under
+# /proc/sys/net), "ROUTES host|leaf A|B PLANES SPINES" and "ROUTES spine S
+# PLANES SPINES" the "ip -batch" lines of that node, after its links are
+# up.
+_mrc_fabric() {
+	local pre=$1 np=$2 nsp=$3 routes=$4 p s side
 	local ha=$pre-hA hb=$pre-hB la=$pre-lA lb=$pre-lB sp=()
 
 	for s in $(seq 0 $((nsp - 1))); do sp+=("$pre-s$s"); done
@@ -198,9 +212,9 @@ mrc_fabric() {
 	done
 	for s in "$la" "$lb" "${sp[@]}"; do
 		ip netns exec "$s" sh -c 'for f in ipv6/conf/default/accept_dad:0 \
-			ipv4/ip_forward:1 ipv6/conf/all/forwarding:1 \
-			ipv4/fib_multipath_hash_policy:1 ipv6/fib_multipath_hash_policy:1; do
-			echo ${f#*:} >/proc/sys/net/${f%:*}; done' || return 1
+			ipv4/ip_forward:1 ipv6/conf/all/forwarding:1 $1; do
+			echo ${f#*:} >/proc/sys/net/${f%:*}; done' - "$($routes sysctl)" ||
+			return 1
 	done
 	{
 		for p in $(seq 0 $((np - 1))); do
@@ -219,38 +233,32 @@ mrc_fabric() {
 		echo "link set dev $2 up"
 	}
 	for side in A B; do
-		local h=$pre-h$side l=$pre-l$side n=1 o=2 sfx=a
-		[ $side = B ] && n=2 && o=1 && sfx=b
+		local h=$pre-h$side l=$pre-l$side n=1
+		[ $side = B ] && n=2
 		{
 			echo "link add mrc0 type mrc"
 			for p in $(seq 0 $((np - 1))); do
 				_fab_if "$h" r$p 10.$p.$n.1 fd10:$p:$n::1
 				echo "link set dev r$p master mrc0"
-				echo "route add 10.$p.$o.0/24 via 10.$p.$n.254 dev r$p"
-				echo "route add fd10:$p:$o::/64 via fd10:$p:$n::fe dev r$p"
 			done
 			echo "link set dev mrc0 up"
+			$routes host $side "$np" "$nsp"
 		} | ip -n "$h" -batch - || return 1
 		# shellcheck disable=SC2016
 		ip netns exec "$h" sh -c 'for p in $(seq 0 $(($1 - 1))); do
 			ethtool -K r$p tx-udp-segmentation off || exit 1; done' - "$np" \
 			>/dev/null || return 1
 		{
-			local v4 v6 s0=100
+			local s0=100
 			[ $side = B ] && s0=200
 			for p in $(seq 0 $((np - 1))); do
 				_fab_if "$l" h$p 10.$p.$n.254 fd10:$p:$n::fe
-				v4="route add 10.$p.$o.0/24"
-				v6="route add fd10:$p:$o::/64"
 				for s in $(seq 0 $((nsp - 1))); do
 					_fab_if "$l" u${s}p$p 10.$p.$((s0 + s)).1 \
 						fd10:$p:$((s0 + s))::1
-					v4+=" nexthop via 10.$p.$((s0 + s)).2 dev u${s}p$p"
-					v6+=" nexthop via fd10:$p:$((s0 + s))::2 dev u${s}p$p"
 				done
-				echo "$v4"
-				echo "$v6"
 			done
+			$routes leaf $side "$np" "$nsp"
 		} | ip -n "$l" -batch - || return 1
 	done
 	for s in $(seq 0 $((nsp - 1))); do
@@ -258,12 +266,47 @@ mrc_fabric() {
 			for p in $(seq 0 $((np - 1))); do
 				_fab_if "$pre-s$s" a$p 10.$p.$((100 + s)).2 fd10:$p:$((100 + s))::2
 				_fab_if "$pre-s$s" b$p 10.$p.$((200 + s)).2 fd10:$p:$((200 + s))::2
-				echo "route add 10.$p.1.0/24 via 10.$p.$((100 + s)).1"
-				echo "route add 10.$p.2.0/24 via 10.$p.$((200 + s)).1"
-				echo "route add fd10:$p:1::/64 via fd10:$p:$((100 + s))::1"
-				echo "route add fd10:$p:2::/64 via fd10:$p:$((200 + s))::1"
 			done
+			$routes spine "$s" "$np" "$nsp"
 		} | ip -n "$pre-s$s" -batch - || return 1
+	done
+}
+
+# _mrc_fabric_ecmp: mrc_fabric's routes (_mrc_fabric ROUTES): each host
+# routes the other's subnet to its leaf, each leaf over every spine
+# (multipath, L4 hash), each spine to the leaf of each host.
+_mrc_fabric_ecmp() {
+	local role=$1 id=$2 np=$3 nsp=$4 p s n=1 o=2 s0=100 v4 v6
+
+	if [ "$role" = sysctl ]; then
+		echo ipv4/fib_multipath_hash_policy:1 ipv6/fib_multipath_hash_policy:1
+		return 0
+	fi
+	[ "$id" = B ] && n=2 && o=1 && s0=200
+	for p in $(seq 0 $((np - 1))); do
+		case $role in
+		host)
+			echo "route add 10.$p.$o.0/24 via 10.$p.$n.254 dev r$p"
+			echo "route add fd10:$p:$o::/64 via fd10:$p:$n::fe dev r$p"
+			;;
+		leaf)
+			v4="route add 10.$p.$o.0/24"
+			v6="route add fd10:$p:$o::/64"
+			for s in $(seq 0 $((nsp - 1))); do
+				v4+=" nexthop via 10.$p.$((s0 + s)).2 dev u${s}p$p"
+				v6+=" nexthop via fd10:$p:$((s0 + s))::2 dev u${s}p$p"
+			done
+			echo "$v4"
+			echo "$v6"
+			;;
+		spine)
+			s=$id
+			echo "route add 10.$p.1.0/24 via 10.$p.$((100 + s)).1"
+			echo "route add 10.$p.2.0/24 via 10.$p.$((200 + s)).1"
+			echo "route add fd10:$p:1::/64 via fd10:$p:$((100 + s))::1"
+			echo "route add fd10:$p:2::/64 via fd10:$p:$((200 + s))::1"
+			;;
+		esac
 	done
 }
 
