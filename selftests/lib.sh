@@ -165,42 +165,95 @@ mrc_pair() {
 
 # ---- a multi-plane leaf/spine fabric -----------------------------------------
 
-# mrc_fabric PREFIX PLANES SPINES: two hosts PREFIX-hA and PREFIX-hB, each
-# with mrc0 and one rail rP per plane P, connected through one leaf per host
-# (PREFIX-lA, PREFIX-lB) and SPINES spines (PREFIX-s0 ...).  Planes are
-# separate networks that share the leaf and spine namespaces (a namespace
-# per switch role keeps the topology cheap to build under emulation):
+# Two hosts PREFIX-hA and PREFIX-hB, each with mrc0 and one rail rP per
+# plane P, connected through one leaf per host (PREFIX-lA, PREFIX-lB) and
+# SPINES spines (PREFIX-s0 ...).  Planes are separate networks that share
+# the leaf and spine namespaces (a namespace per switch role keeps the
+# topology cheap to build under emulation):
 #
 #   hA rP 10.P.1.1 -- hP lA uSpP 10.P.(100+S).1 -- aP sS bP -- uSpP lB hP -- rP hB
 #                                  10.P.(100+S).2    10.P.(200+S).2/.1    10.P.2.1
 #
 # IPv6 alike (fd10:P:1::1, fd10:P:2::1, links fd10:P:1S::/64 and fd10:P:2S::/64
-# with S in 00..).  The leaves route the other host's subnet over every
-# spine (ECMP) with L4 hashing (fib_multipath_hash_policy=1), so UDP flows,
-# and mrc's entropy values (source ports), spread over the spines.
-# Per-spine counters: interface aP of sS carries plane P's A->B traffic.
+# with S in 00..).  Per-spine counters: interface aP of sS carries plane P's
+# A->B traffic.  Two ways to route it, one function each: mrc_fabric (ECMP,
+# what a routed fabric does today) and mrc_fabric_srv6 (static SRv6 uSID
+# source routes, the MRC paper's fabric).
 # The rails cut mrc's UDP GSO bursts into packets as they leave the host
 # (no tx-udp-segmentation: a NIC without USO), so that the fabric carries
 # packets, as a real one does, and not whole bursts that veth would
 # otherwise pass from hop to hop (a spine's netem or trimming would then
 # drop or trim a whole burst as one packet).
+
+# mrc_fabric PREFIX PLANES SPINES: the fabric, routed by ECMP.  The leaves
+# route the other host's subnet over every spine with L4 hashing
+# (fib_multipath_hash_policy=1), so UDP flows, and mrc's entropy values
+# (source ports), spread over the spines.
 mrc_fabric() {
-	local pre=$1 np=$2 nsp=$3 p s
+	_mrc_fabric "$1" "$2" "$3" _mrc_fabric_ecmp
+}
+
+# mrc_fabric_srv6 PREFIX PLANES SPINES: the fabric, source-routed by SRv6
+# uSIDs: every switch has only static routes (its own uSID, its
+# decapsulating functions, one route per neighbour's uSID: no ECMP, no
+# multipath route, nothing the switch decides), and a host sends a packet
+# along the path its outer IPv6 destination names (mrc_srv6_carrier).
+# Plain traffic between the hosts has no route: IPv6 rails are needed.
+#
+# Numbering (Documentation/mrc/srv6.rst, "The fabric recipe"):
+#   locator block of plane P   fcbb:P::/32        (P in decimal digits, as
+#                                                  in the rail addresses)
+#   uSID of leaf A, leaf B     1000, 1001
+#   uSID of spine S            2000 + S (hex: 2000, 2001 ...)
+#   functions of a leaf        d6: End.DX6 to its host's rail (fd10:P:N::1)
+#                              d4: End.DX4 to its host's rail (10.P.N.1)
+# Each switch of plane P (its namespace's plane-P ports) has:
+#   fcbb:P:U::/48      End, flavour NEXT-C-SID (uN; lblen 32, nflen 16):
+#                      shift the next uSID in, forward by the static table
+#   fcbb:P:U:d6::/64, fcbb:P:U:d4::/64 (leaves only): decapsulate, to the host
+#   fcbb:P:V::/48      via the neighbour whose uSID is V (a leaf: each
+#                      spine; a spine: both leaves)
+# and every one of these counts its packets ("ip -s -6 route").  The SID
+# routes go through a dummy device "sids" (a route via lo is a reject
+# route).  A host routes its planes' blocks to its leaf, fcbb:P::/32.
+# The path from host A to host B through spine S of plane P is the carrier
+# fcbb:P:1000:<2000+S>:1001:d6:: (d4 for IPv4 inside): leaf A's uN shifts
+# in the spine's uSID, the spine's uN leaf B's, and leaf B's d6 (the
+# longer prefix) decapsulates.  A carrier may also start at the spine
+# (fcbb:P:<2000+S>:1001:d6::): leaf A forwards it without a shift.  The
+# last uSID must decapsulate: an End whose remaining argument is zero
+# falls back to classic End, which drops a packet without an SRH.
+mrc_fabric_srv6() {
+	_mrc_fabric "$1" "$2" "$3" _mrc_fabric_sids
+}
+
+# _mrc_fabric PREFIX PLANES SPINES ROUTES: build the fabric: namespaces,
+# links, addresses, the hosts' mrc0 and rails.  ROUTES prints its mode's
+# part: "ROUTES sysctl" more path:value settings of the switches (under
+# /proc/sys/net), "ROUTES host|leaf A|B PLANES SPINES" and "ROUTES spine S
+# PLANES SPINES" the "ip -batch" lines of that node, after its links are
+# up.
+_mrc_fabric() {
+	local pre=$1 np=$2 nsp=$3 routes=$4 p s side
 	local ha=$pre-hA hb=$pre-hB la=$pre-lA lb=$pre-lB sp=()
 
 	for s in $(seq 0 $((nsp - 1))); do sp+=("$pre-s$s"); done
 	ns_create "$ha" "$hb" "$la" "$lb" "${sp[@]}" || return 1
 	# Before any link exists: no DAD (addresses usable at once; routers
-	# need their link-local address for neighbour solicitations).
+	# need their link-local address for neighbour solicitations), no
+	# reverse path filter (the SRv6 mode has no route back to the
+	# sources of what it decapsulates).
 	for s in "$ha" "$hb"; do
-		ip netns exec "$s" sh -c 'echo 0 >/proc/sys/net/ipv6/conf/default/accept_dad' ||
-			return 1
+		ip netns exec "$s" sh -c 'for f in ipv6/conf/default/accept_dad:0 \
+			ipv4/conf/all/rp_filter:0 ipv4/conf/default/rp_filter:0; do
+			echo ${f#*:} >/proc/sys/net/${f%:*}; done' || return 1
 	done
 	for s in "$la" "$lb" "${sp[@]}"; do
 		ip netns exec "$s" sh -c 'for f in ipv6/conf/default/accept_dad:0 \
-			ipv4/ip_forward:1 ipv6/conf/all/forwarding:1 \
-			ipv4/fib_multipath_hash_policy:1 ipv6/fib_multipath_hash_policy:1; do
-			echo ${f#*:} >/proc/sys/net/${f%:*}; done' || return 1
+			ipv4/conf/all/rp_filter:0 ipv4/conf/default/rp_filter:0 \
+			ipv4/ip_forward:1 ipv6/conf/all/forwarding:1 $1; do
+			echo ${f#*:} >/proc/sys/net/${f%:*}; done' - "$($routes sysctl)" ||
+			return 1
 	done
 	{
 		for p in $(seq 0 $((np - 1))); do
@@ -219,38 +272,32 @@ mrc_fabric() {
 		echo "link set dev $2 up"
 	}
 	for side in A B; do
-		local h=$pre-h$side l=$pre-l$side n=1 o=2 sfx=a
-		[ $side = B ] && n=2 && o=1 && sfx=b
+		local h=$pre-h$side l=$pre-l$side n=1
+		[ $side = B ] && n=2
 		{
 			echo "link add mrc0 type mrc"
 			for p in $(seq 0 $((np - 1))); do
 				_fab_if "$h" r$p 10.$p.$n.1 fd10:$p:$n::1
 				echo "link set dev r$p master mrc0"
-				echo "route add 10.$p.$o.0/24 via 10.$p.$n.254 dev r$p"
-				echo "route add fd10:$p:$o::/64 via fd10:$p:$n::fe dev r$p"
 			done
 			echo "link set dev mrc0 up"
+			$routes host $side "$np" "$nsp"
 		} | ip -n "$h" -batch - || return 1
 		# shellcheck disable=SC2016
 		ip netns exec "$h" sh -c 'for p in $(seq 0 $(($1 - 1))); do
 			ethtool -K r$p tx-udp-segmentation off || exit 1; done' - "$np" \
 			>/dev/null || return 1
 		{
-			local v4 v6 s0=100
+			local s0=100
 			[ $side = B ] && s0=200
 			for p in $(seq 0 $((np - 1))); do
 				_fab_if "$l" h$p 10.$p.$n.254 fd10:$p:$n::fe
-				v4="route add 10.$p.$o.0/24"
-				v6="route add fd10:$p:$o::/64"
 				for s in $(seq 0 $((nsp - 1))); do
 					_fab_if "$l" u${s}p$p 10.$p.$((s0 + s)).1 \
 						fd10:$p:$((s0 + s))::1
-					v4+=" nexthop via 10.$p.$((s0 + s)).2 dev u${s}p$p"
-					v6+=" nexthop via fd10:$p:$((s0 + s))::2 dev u${s}p$p"
 				done
-				echo "$v4"
-				echo "$v6"
 			done
+			$routes leaf $side "$np" "$nsp"
 		} | ip -n "$l" -batch - || return 1
 	done
 	for s in $(seq 0 $((nsp - 1))); do
@@ -258,13 +305,163 @@ mrc_fabric() {
 			for p in $(seq 0 $((np - 1))); do
 				_fab_if "$pre-s$s" a$p 10.$p.$((100 + s)).2 fd10:$p:$((100 + s))::2
 				_fab_if "$pre-s$s" b$p 10.$p.$((200 + s)).2 fd10:$p:$((200 + s))::2
-				echo "route add 10.$p.1.0/24 via 10.$p.$((100 + s)).1"
-				echo "route add 10.$p.2.0/24 via 10.$p.$((200 + s)).1"
-				echo "route add fd10:$p:1::/64 via fd10:$p:$((100 + s))::1"
-				echo "route add fd10:$p:2::/64 via fd10:$p:$((200 + s))::1"
 			done
+			$routes spine "$s" "$np" "$nsp"
 		} | ip -n "$pre-s$s" -batch - || return 1
 	done
+}
+
+# _mrc_fabric_ecmp: mrc_fabric's routes (_mrc_fabric ROUTES): each host
+# routes the other's subnet to its leaf, each leaf over every spine
+# (multipath, L4 hash), each spine to the leaf of each host.
+_mrc_fabric_ecmp() {
+	local role=$1 id=$2 np=$3 nsp=$4 p s n=1 o=2 s0=100 v4 v6
+
+	if [ "$role" = sysctl ]; then
+		echo ipv4/fib_multipath_hash_policy:1 ipv6/fib_multipath_hash_policy:1
+		return 0
+	fi
+	[ "$id" = B ] && n=2 && o=1 && s0=200
+	for p in $(seq 0 $((np - 1))); do
+		case $role in
+		host)
+			echo "route add 10.$p.$o.0/24 via 10.$p.$n.254 dev r$p"
+			echo "route add fd10:$p:$o::/64 via fd10:$p:$n::fe dev r$p"
+			;;
+		leaf)
+			v4="route add 10.$p.$o.0/24"
+			v6="route add fd10:$p:$o::/64"
+			for s in $(seq 0 $((nsp - 1))); do
+				v4+=" nexthop via 10.$p.$((s0 + s)).2 dev u${s}p$p"
+				v6+=" nexthop via fd10:$p:$((s0 + s))::2 dev u${s}p$p"
+			done
+			echo "$v4"
+			echo "$v6"
+			;;
+		spine)
+			s=$id
+			echo "route add 10.$p.1.0/24 via 10.$p.$((100 + s)).1"
+			echo "route add 10.$p.2.0/24 via 10.$p.$((200 + s)).1"
+			echo "route add fd10:$p:1::/64 via fd10:$p:$((100 + s))::1"
+			echo "route add fd10:$p:2::/64 via fd10:$p:$((200 + s))::1"
+			;;
+		esac
+	done
+}
+
+# _mrc_fabric_sids: mrc_fabric_srv6's routes (_mrc_fabric ROUTES), by the
+# numbering above mrc_fabric_srv6.
+_mrc_fabric_sids() {
+	local role=$1 id=$2 np=$3 nsp=$4 p s n=1 s0=100 me u a b
+	local un="encap seg6local action End flavors next-csid lblen 32 nflen 16 count dev sids"
+
+	case $role in
+	sysctl) return 0 ;;
+	leaf|spine)
+		echo "link add sids type dummy"
+		echo "link set dev sids up"
+		;;
+	esac
+	[ "$id" = B ] && n=2 && s0=200
+	for p in $(seq 0 $((np - 1))); do
+		case $role in
+		host)
+			mrc_srv6_sid -v a "$p"
+			echo "route add $a/32 via fd10:$p:$n::fe dev r$p"
+			;;
+		leaf)
+			mrc_srv6_usid -v me leaf "$id"
+			mrc_srv6_sid -v a "$p" "$me"
+			echo "route add $a/48 $un"
+			mrc_srv6_usid -v u dx6
+			mrc_srv6_sid -v a "$p" "$me" "$u"
+			echo "route add $a/64 encap seg6local action End.DX6" \
+				"nh6 fd10:$p:$n::1 count dev sids"
+			mrc_srv6_usid -v u dx4
+			mrc_srv6_sid -v a "$p" "$me" "$u"
+			echo "route add $a/64 encap seg6local action End.DX4" \
+				"nh4 10.$p.$n.1 count dev sids"
+			for s in $(seq 0 $((nsp - 1))); do
+				mrc_srv6_usid -v u spine "$s"
+				mrc_srv6_sid -v a "$p" "$u"
+				echo "route add $a/48 via fd10:$p:$((s0 + s))::2 dev u${s}p$p"
+			done
+			;;
+		spine)
+			mrc_srv6_usid -v u spine "$id"
+			mrc_srv6_sid -v a "$p" "$u"
+			echo "route add $a/48 $un"
+			mrc_srv6_usid -v u leaf A
+			mrc_srv6_sid -v a "$p" "$u"
+			mrc_srv6_usid -v u leaf B
+			mrc_srv6_sid -v b "$p" "$u"
+			echo "route add $a/48 via fd10:$p:$((100 + id))::1 dev a$p"
+			echo "route add $b/48 via fd10:$p:$((200 + id))::1 dev b$p"
+			;;
+		esac
+	done
+}
+
+# The uSIDs and addresses of mrc_fabric_srv6.  Each prints its result, or
+# with -v VAR stores it in VAR (no subshell: building a fabric computes
+# hundreds of them).
+
+# _mrc_srv6_ret VAR VALUE: VALUE into VAR, or printed if VAR is "".
+_mrc_srv6_ret() {
+	if [ -n "$1" ]; then
+		printf -v "$1" %s "$2"
+	else
+		echo "$2"
+	fi
+}
+
+# mrc_srv6_usid [-v VAR] leaf A|B | spine S | dx6 | dx4: a uSID (hex,
+# without leading zeros, as in an IPv6 address).
+mrc_srv6_usid() {
+	local _var='' _u
+
+	[ "$1" = -v ] && _var=$2 && shift 2
+	case $1 in
+	leaf) [ "$2" = A ] && _u=1000 || _u=1001 ;;
+	spine) printf -v _u %x $((0x2000 + $2)) ;;
+	dx6) _u=d6 ;;
+	dx4) _u=d4 ;;
+	*) return 1 ;;
+	esac
+	_mrc_srv6_ret "$_var" "$_u"
+}
+
+# mrc_srv6_sid [-v VAR] PLANE [USID...]: the address made of PLANE's
+# locator block and up to six uSIDs (the rest zero), e.g.
+# "mrc_srv6_sid 1 1000" is fcbb:1:1000::.
+mrc_srv6_sid() {
+	local _var='' _a _u
+
+	[ "$1" = -v ] && _var=$2 && shift 2
+	_a=fcbb:$1
+	shift
+	[ $# -le 6 ] || return 1
+	for _u; do _a+=:$_u; done
+	[ $# -lt 6 ] && _a+=::
+	_mrc_srv6_ret "$_var" "$_a"
+}
+
+# mrc_srv6_carrier [-v VAR] PLANE SPINE [FROM [6|4]]: the outer
+# destination of the path from host FROM (A, the default, or B) to the
+# other host through spine SPINE of PLANE, decapsulated by the other
+# leaf's End.DX6 (IPv6 inside, the default) or End.DX4 (IPv4 inside).
+mrc_srv6_carrier() {
+	local _var='' _from _to=B _s _t _x
+
+	[ "$1" = -v ] && _var=$2 && shift 2
+	_from=${3:-A}
+	[ "$_from" = B ] && _to=A
+	mrc_srv6_usid -v _from leaf "$_from"
+	mrc_srv6_usid -v _s spine "$2"
+	mrc_srv6_usid -v _t leaf "$_to"
+	mrc_srv6_usid -v _x "dx${4:-6}" || return 1
+	mrc_srv6_sid -v "${_var:-_x}" "$1" "$_from" "$_s" "$_t" "$_x"
+	[ -n "$_var" ] || echo "$_x"
 }
 
 # mrc_fabric_ns PREFIX: the namespaces of fabric PREFIX (hosts, leaves,
