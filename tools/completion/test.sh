@@ -21,6 +21,8 @@ ip() {
 	":netns list") printf 'ns2 (id: 0)\nns3\n' ;;
 	esac
 }
+loaded=1
+_mrcctl_loaded() { [ $loaded = 1 ]; }
 mrcctl() {
 	[ "$*" = "conn show" ] && printf 'mrc0 1a2b3c4d: established 10.0.0.1:49152 -> 10.0.0.2:7000 peer-id 9f8e7d6c planes 1 paths 32\n    seg 1436\n'
 }
@@ -67,6 +69,11 @@ expect "mrcctl rail show " "a0 a1 dev"
 expect "mrcctl conn " "help show"
 expect "mrcctl conn show " "dev id"
 expect "mrcctl conn show id " "1a2b3c4d"
+# without the module no id is offered: mrcctl, which would offer one,
+# does not run (its genl lookup would load the module)
+loaded=0
+expect "mrcctl conn show id " ""
+loaded=1
 expect "mrcctl conn show dev mrc0 " "id"
 expect "mrcctl path set " "conn ev"
 expect "mrcctl path set conn 1a2b3c4d ev 7 " "allow deny"
