@@ -18,6 +18,13 @@
 #       crafted mrc packets of CRAFTED (from 192.0.2.1 to 192.0.2.2), each
 #       with the drop reason the module's parser gives it.
 #
+#   mrc_dissect.py crafted-hex
+#       Prints CRAFTED, one packet a line: "REASON HEX WHAT" (the drop
+#       reason, the UDP payload in hex, the description).  The unit tests
+#       (selftests/unit/test_crafted.c) parse each payload with
+#       core/wire.c and check it gets REASON: CRAFTED is the single
+#       source of the expectations this script checks the dissector with.
+#
 #   mrc_dissect.py check FIELDS CONN_A CONN_B TRACE MSGS
 #       Compares tshark's fields (FIELDS, "tshark -T fields" with the
 #       columns of COLUMNS, separator "|") with the connections' counters
@@ -155,7 +162,8 @@ def probe(seq=1, ev=9, res=0, stamp=12345):
     return struct.pack('!IHHI', seq, ev, res, stamp)
 
 
-# (what, the parser's drop reason, UDP payload)
+# (what, the parser's drop reason, UDP payload).  The reasons are
+# mrc_wire_parse()'s: selftests/unit/test_crafted.c checks each (make unit).
 CRAFTED = [
     ('DATA with an ACK part', 'none',
      hdr(5, 0x0002) + data() + ack(cum=40, trig_psn=41) + bytes(100)),
@@ -218,6 +226,34 @@ CRAFTED = [
     ('PROBE_ACK, ev 2^14', 'bad-field', hdr(9, 1) + probe(ev=0x4000)),
     ('ACK, dst_conn 0', 'bad-field', hdr(6, dst=0) + ack()),
     ('DATA, src_conn 0', 'bad-field', hdr(5, src=0) + data() + bytes(100)),
+    # Two faults each: the parser's order of checks decides which counts.
+    ('1 byte, version 1', 'short', b'\x01'),
+    ('version 1, type 0', 'version', hdr(0, version=1) + bytes(20)),
+    ('type 10, header only', 'type', hdr(10)),
+    ('DATA, 20 bytes, undefined flag', 'length', hdr(5, 0x0010) + bytes(8)),
+    ('CLOSE with payload, undefined flag', 'length',
+     hdr(4, 0x0010) + data(msg_len=0) + b'x'),
+    ('DATA, reserved byte, ev 2^14', 'reserved',
+     hdr(5) + data(res=1, ev=0x4000) + bytes(100)),
+    ('DATA, reserved byte, ACK part with a NACK reason', 'reserved',
+     hdr(5, 0x0002) + data(res2=1) + ack(reason=1) + bytes(100)),
+    ('DATA, reserved byte, src_conn 0', 'reserved',
+     hdr(5, src=0) + data(res=1) + bytes(100)),
+    ('ACK, 75 bytes, undefined flag', 'length', (hdr(6, 0x0002) + ack())[:75]),
+    ('NACK, reason 0, undefined flag', 'reserved', hdr(7, 0x0002) + ack()),
+    ('REQ, 675 bytes, echo set', 'length', padded(hdr(1, dst=0) + req(echo=9))[:675]),
+    ('REQ, echo set, dst_conn set', 'reserved', padded(hdr(1) + req(echo=9))),
+    ('REQ, 0 rails, padding not zero', 'bad-field', padded(hdr(1, dst=0) + req(n=0), 1)),
+    ('REQ, padding not zero, max_payload 63', 'reserved',
+     padded(hdr(1, dst=0) + req(max_payload=63), 1)),
+    ('ACCEPT, unknown capability, 0 rails', 'reserved', hdr(2, 0x0004) + req(n=0, echo=9)),
+    ('ACCEPT, echo 0, rail reserved', 'bad-field', hdr(2) + req(rail_res=1)),
+    ('rail, reserved, family 5', 'reserved', hdr(2) + req(echo=9, fam=5, rail_res=1)),
+    ('rail, IPv4 with bytes past 4, plane 32', 'reserved',
+     hdr(2) + req(echo=9, plane=32, addr=bytes(15) + b'\1')),
+    ('RESET, 15 bytes, a flag', 'length', hdr(3, 1) + b'\0\0\0'),
+    ('RESET with a flag, reason 7', 'reserved', hdr(3, 1) + struct.pack('!I', 7)),
+    ('PROBE, reserved, ev 2^14', 'reserved', hdr(8) + probe(res=1, ev=0x4000)),
 ]
 # to a port mrc_dissect.sh has tshark decode as mrc ("Decode As")
 CRAFT_SRC, CRAFT_DST, CRAFT_PORT = '192.0.2.1', '192.0.2.2', 5000
@@ -232,6 +268,11 @@ def ipv4_udp(payload, sport=0xC000 | 1):
         s = (s & 0xffff) + (s >> 16)
     ip = ip[:10] + struct.pack('!H', ~s & 0xffff) + ip[12:]
     return ip + udp
+
+
+def crafted_hex():
+    for what, why, p in CRAFTED:
+        print('%s %s %s' % (why, p.hex(), what))
 
 
 def craft(argv):
@@ -466,6 +507,8 @@ def main():
         peer(sys.argv[2:])
     elif cmd == 'craft':
         craft(sys.argv[2:])
+    elif cmd == 'crafted-hex':
+        crafted_hex()
     elif cmd == 'check':
         analyse(sys.argv[2:])
         print('\n'.join(results))

@@ -15,10 +15,11 @@
 # real traffic, DATA packets == tx pkts, retransmissions == retrans and ==
 # the tracepoint's (psn, tx, ev), piggybacked ACKs == acks-on-data, PSNs
 # isn + 0..n-1 without a gap, message ids 0..n-1 and CLOSE's count; on
-# the crafted packets, the module parser's drop reason of each (checked
-# against core/wire.c by mrc_dissect.py's table) and expert info on each
-# malformed one.  Real traffic reaches the dissector on its default port
-# (4796), the crafted packets (port 5000) through "Decode As".
+# the crafted packets, the module parser's drop reason of each (the table
+# CRAFTED of mrc_dissect.py, which the unit test test_crafted.c checks
+# against core/wire.c's parser) and expert info on each malformed one.
+# Real traffic reaches the dissector on its default port (4796), the
+# crafted packets (port 5000) through "Decode As".
 
 . "$(dirname "$0")/lib.sh"
 
