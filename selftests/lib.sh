@@ -163,6 +163,21 @@ mrc_pair() {
 	done
 }
 
+# nap SECONDS: sleep without starting a process (one costs 0.1-0.5 s under
+# TCG, more on a busy host: a timed test's clock must not lag).  A read
+# with a timeout on a FIFO nobody writes, opened on first use.
+nap() {
+	if [ -z "${_NAPFD:-}" ]; then
+		local f
+
+		f=$(mktemp -u)
+		mkfifo "$f" && exec {_NAPFD}<>"$f"
+		rm -f "$f"
+	fi
+	read -r -t "$1" -u "$_NAPFD"
+	return 0
+}
+
 # ---- a multi-plane leaf/spine fabric -----------------------------------------
 
 # Two hosts PREFIX-hA and PREFIX-hB, each with mrc0 and one rail rP per

@@ -71,14 +71,6 @@ start_xfer() {
 	T0=$((${EPOCHREALTIME/./} / 1000))
 }
 
-# nap SECONDS: sleep without starting a process (one costs 0.1-0.5 s under
-# TCG, more on a busy host: the clock of a timed transfer must not lag).
-mkfifo "$tmp/nap"
-exec {NAPFD}<>"$tmp/nap"
-nap() {
-	read -r -t "$1" -u "$NAPFD"
-	return 0
-}
 
 # at MS: sleep until MS milliseconds after the transfer started.
 at() {

@@ -102,11 +102,6 @@ inject() {
 	[ "$RC" != 0 ] && tap_diag "mrcinject $2: exit $RC: ${OUT//$'\n'/ }"
 }
 
-mkfifo "$tmp/nap"
-exec {NAPFD}<>"$tmp/nap"
-nap() {
-	read -r -t "$1" -u "$NAPFD"
-}
 
 BGPIDS=
 PARAMS=/sys/module/mrc/parameters

@@ -115,12 +115,6 @@ nsh() {
 	co "sh$1" "$2"$'\necho "__nsh_end__ $?"' "__nsh_end__ "
 }
 
-# nap SECONDS: sleep without a process
-mkfifo "$tmp/nap"
-exec {NAPFD}<>"$tmp/nap"
-nap() {
-	read -r -t "$1" -u "$NAPFD"
-}
 
 cleanup() {
 	local p

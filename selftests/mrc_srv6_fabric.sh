@@ -33,14 +33,6 @@ SPINES=$(seq 0 $((NSP - 1)))
 PLANES=$(seq 0 $((NP - 1)))
 SWITCHES="lA lB $(printf 's%s ' $SPINES)"
 
-# nap SECONDS: sleep without starting a process (one costs 0.1-0.5 s
-# under TCG).
-mkfifo "$tmp/nap"
-exec {NAPFD}<>"$tmp/nap"
-nap() {
-	read -r -t "$1" -u "$NAPFD"
-	return 0
-}
 
 mrc_fabric_srv6 $F $NP $NSP || { tap_fail "build a $NP-plane, $NSP-spine SRv6 fabric"; tap_end; }
 tap_ok "built a $NP-plane, $NSP-spine SRv6 uSID fabric"

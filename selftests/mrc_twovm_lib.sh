@@ -19,14 +19,6 @@ NIC=()			# NIC[i]: the interface of NIC i (rail on plane i)
 RSS=()			# RSS[i]: what "ethtool -N rx-flow-hash udp4 sdfn" said
 SETUP_ERR=""
 
-# nap SECONDS: sleep without starting a process (one costs 0.1-0.5 s under TCG).
-_twovm_tmp=$(mktemp -d)
-mkfifo "$_twovm_tmp/nap"
-exec {NAPFD}<>"$_twovm_tmp/nap"
-nap() {
-	read -r -t "$1" -u "$NAPFD"
-	return 0
-}
 
 # now_ms: milliseconds (monotonic enough for a test).
 now_ms() {
